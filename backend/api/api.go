@@ -1,0 +1,79 @@
+// Package api holds the types that cross from the host to its clients: the
+// browser/desktop frontend (over the WebSocket described in docs/wire.md) and,
+// later, the CLI and SDK. It imports only the standard library so that every
+// client can depend on it.
+package api
+
+import "time"
+
+// Version of the frontend wire protocol. Bumped on incompatible changes.
+const Version = 1
+
+// Terminal statuses.
+const (
+	StatusRunning = "running" // process alive in the daemon
+	StatusExited  = "exited"  // process ended; exit code/signal recorded
+	StatusLost    = "lost"    // the daemon died under it; cold-respawned into a new terminal
+)
+
+// Terminal describes one pty session as the host knows it.
+type Terminal struct {
+	ID         string     `json:"id"`
+	PID        int        `json:"pid"`
+	Cwd        string     `json:"cwd"`
+	Argv       []string   `json:"argv"`
+	Status     string     `json:"status"`
+	ExitCode   *int       `json:"exitCode,omitempty"`
+	ExitSignal string     `json:"exitSignal,omitempty"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	EndedAt    *time.Time `json:"endedAt,omitempty"`
+	// RestoredFrom is the id of the terminal whose scrollback this one shows
+	// above its divider (cold respawn), with the time that terminal ended.
+	RestoredFrom    string     `json:"restoredFrom,omitempty"`
+	RestoredEndedAt *time.Time `json:"restoredEndedAt,omitempty"`
+	PaneID          string     `json:"paneId,omitempty"`
+	// Foreground is the command name of the process in the terminal's
+	// foreground when it is not the terminal's own first process (e.g. "vim"
+	// in a shell); empty when the shell itself is in front or it exited.
+	Foreground string `json:"foreground,omitempty"`
+}
+
+// Node kinds in a layout tree.
+const (
+	NodePane  = "pane"
+	NodeSplit = "split"
+)
+
+// Split directions: "row" puts children side by side (split right),
+// "column" stacks them (split down).
+const (
+	DirRow    = "row"
+	DirColumn = "column"
+)
+
+// Node is a layout tree node: a pane holding one terminal, or a split of
+// two or more children with relative sizes that sum to 1.
+type Node struct {
+	Type       string    `json:"type"`
+	ID         string    `json:"id"`
+	TerminalID string    `json:"terminalId,omitempty"` // pane only
+	Direction  string    `json:"direction,omitempty"`  // split only
+	Sizes      []float64 `json:"sizes,omitempty"`      // split only
+	Children   []*Node   `json:"children,omitempty"`   // split only
+}
+
+// Tab is one tab of the window.
+type Tab struct {
+	ID            string `json:"id"`
+	Title         string `json:"title"`
+	Root          *Node  `json:"root"`
+	FocusedPaneID string `json:"focusedPaneId"`
+}
+
+// Layout is the whole window: ordered tabs and the active one. Version grows
+// on every change so clients can drop stale updates.
+type Layout struct {
+	Version     int64  `json:"version"`
+	Tabs        []*Tab `json:"tabs"`
+	ActiveTabID string `json:"activeTabId"`
+}

@@ -1,0 +1,68 @@
+// Package paths says where one Reprise instance keeps its state. Everything
+// lives under one home directory (REPRISE_HOME, --home, or the XDG data dir)
+// so tests and users can run isolated instances side by side.
+package paths
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Home is the root of one instance's state.
+type Home struct{ Dir string }
+
+// Resolve picks the home: flag value, then $REPRISE_HOME, then
+// $XDG_DATA_HOME/reprise, then ~/.local/share/reprise.
+func Resolve(flag string) (Home, error) {
+	dir := flag
+	if dir == "" {
+		dir = os.Getenv("REPRISE_HOME")
+	}
+	if dir == "" {
+		if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+			dir = filepath.Join(x, "reprise")
+		} else {
+			h, err := os.UserHomeDir()
+			if err != nil {
+				return Home{}, fmt.Errorf("find home directory: %w", err)
+			}
+			dir = filepath.Join(h, ".local", "share", "reprise")
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Home{}, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	return Home{Dir: abs}, nil
+}
+
+func (h Home) RunDir() string        { return filepath.Join(h.Dir, "run") }
+func (h Home) PtydSocket() string    { return filepath.Join(h.RunDir(), "ptyd.sock") }
+func (h Home) PtydLock() string      { return filepath.Join(h.RunDir(), "ptyd.lock") }
+func (h Home) HostSocket() string    { return filepath.Join(h.RunDir(), "host.sock") }
+func (h Home) HostLock() string      { return filepath.Join(h.RunDir(), "host.lock") }
+func (h Home) HostInfo() string      { return filepath.Join(h.RunDir(), "host.json") }
+func (h Home) DB() string            { return filepath.Join(h.Dir, "reprise.db") }
+func (h Home) LogDir() string        { return filepath.Join(h.Dir, "logs") }
+func (h Home) PtydLog() string       { return filepath.Join(h.LogDir(), "ptyd.log") }
+func (h Home) HostLog() string       { return filepath.Join(h.LogDir(), "host.log") }
+func (h Home) ScrollbackDir() string { return filepath.Join(h.Dir, "scrollback") }
+
+// Ensure creates the directories with private permissions (0700), fixing
+// the mode of ones that already exist.
+func (h Home) Ensure() error {
+	for _, d := range []string{h.Dir, h.RunDir(), h.LogDir(), h.ScrollbackDir()} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("create %s: %w", d, err)
+		}
+		if err := os.Chmod(d, 0o700); err != nil {
+			return fmt.Errorf("chmod %s: %w", d, err)
+		}
+	}
+	// A Unix socket path is limited to 107 bytes on Linux.
+	if n := len(h.PtydSocket()); n > 100 {
+		return fmt.Errorf("home directory path too long for a socket (%d bytes): %s; set REPRISE_HOME to a shorter path", n, h.Dir)
+	}
+	return nil
+}

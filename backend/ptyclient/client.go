@@ -1,0 +1,365 @@
+// Package ptyclient is the host's side of the pty daemon protocol: a typed
+// client over one connection, and Ensure, which finds the daemon of a
+// REPRISE_HOME or starts one.
+package ptyclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+)
+
+// SessionInfo is the daemon's description of a session.
+type SessionInfo = ptyproto.SessionInfo
+
+// ErrClosed is returned by calls on a client whose connection has ended.
+var ErrClosed = errors.New("pty daemon connection closed")
+
+// Options configure a Client.
+type Options struct {
+	// Name identifies the client in the daemon's log.
+	Name string
+	// OnExit is called, on the client's reader goroutine, for every exit of
+	// a session this connection is not subscribed to. Keep it short.
+	OnExit func(SessionInfo)
+}
+
+// Client is one connection to the daemon. Safe for concurrent use.
+type Client struct {
+	conn      net.Conn
+	opts      Options
+	DaemonPID int
+
+	wmu sync.Mutex // serialises frame writes
+
+	mu      sync.Mutex // guards the fields below
+	nextReq uint64
+	pending map[uint64]chan *ptyproto.Frame
+	subs    map[string]*Subscription
+	err     error
+
+	done chan struct{}
+}
+
+// Dial connects to the daemon socket and performs the handshake.
+func Dial(ctx context.Context, sock string, opts Options) (*Client, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("connect to pty daemon: %w", err)
+	}
+	c, err := NewClient(conn, opts)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// NewClient performs the handshake on conn and starts reading.
+func NewClient(conn net.Conn, opts Options) (*Client, error) {
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, Client: opts.Name}, nil); err != nil {
+		return nil, fmt.Errorf("pty daemon handshake: %w", err)
+	}
+	f, err := ptyproto.ReadFrame(conn)
+	if err != nil {
+		return nil, fmt.Errorf("pty daemon handshake: %w", err)
+	}
+	if f.Header.Type == ptyproto.TError {
+		return nil, fmt.Errorf("pty daemon refused connection: %s", f.Header.Error)
+	}
+	if f.Header.Type != ptyproto.THello || f.Header.Version != ptyproto.Version {
+		return nil, errors.New(ptyproto.VersionMismatch(f.Header.Version, ptyproto.Version))
+	}
+	c := &Client{
+		conn: conn, opts: opts, DaemonPID: f.Header.PID,
+		pending: map[uint64]chan *ptyproto.Frame{}, subs: map[string]*Subscription{},
+		done: make(chan struct{}),
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+// Done is closed when the connection ends (the daemon died or Close).
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err reports why the connection ended.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close ends the connection. Sessions keep running in the daemon.
+func (c *Client) Close() error { return c.conn.Close() }
+
+func (c *Client) readLoop() {
+	var err error
+	defer func() {
+		c.mu.Lock()
+		if err == nil {
+			err = ErrClosed
+		}
+		c.err = err
+		for id, ch := range c.pending {
+			close(ch)
+			delete(c.pending, id)
+		}
+		subs := c.subs
+		c.subs = map[string]*Subscription{}
+		c.mu.Unlock()
+		for _, s := range subs {
+			s.end()
+		}
+		close(c.done)
+		c.conn.Close()
+	}()
+	for {
+		var f *ptyproto.Frame
+		f, err = ptyproto.ReadFrame(c.conn)
+		if err != nil {
+			return
+		}
+		h := &f.Header
+		switch h.Type {
+		case ptyproto.TOutput:
+			c.mu.Lock()
+			s := c.subs[h.Session]
+			c.mu.Unlock()
+			if s != nil && s.onData != nil {
+				s.onData(f.Payload)
+			}
+		case ptyproto.TExit:
+			c.mu.Lock()
+			s := c.subs[h.Session]
+			c.mu.Unlock()
+			if h.Info == nil {
+				continue
+			}
+			if s != nil {
+				if s.onExit != nil {
+					s.onExit(*h.Info)
+				}
+			} else if c.opts.OnExit != nil {
+				c.opts.OnExit(*h.Info)
+			}
+		default:
+			if h.Req == 0 {
+				continue
+			}
+			c.mu.Lock()
+			ch := c.pending[h.Req]
+			delete(c.pending, h.Req)
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- f
+			}
+		}
+	}
+}
+
+func (c *Client) send(h *ptyproto.Header, payload []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	select {
+	case <-c.done:
+		return ErrClosed
+	default:
+	}
+	if err := ptyproto.WriteFrame(c.conn, h, payload); err != nil {
+		return fmt.Errorf("send %s: %w", h.Type, err)
+	}
+	return nil
+}
+
+// call sends a request and waits for its reply.
+func (c *Client) call(ctx context.Context, h *ptyproto.Header, payload []byte) (*ptyproto.Frame, error) {
+	ch := make(chan *ptyproto.Frame, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, ErrClosed
+	}
+	c.nextReq++
+	h.Req = c.nextReq
+	c.pending[h.Req] = ch
+	c.mu.Unlock()
+	if err := c.send(h, payload); err != nil {
+		c.mu.Lock()
+		delete(c.pending, h.Req)
+		c.mu.Unlock()
+		return nil, err
+	}
+	select {
+	case f, ok := <-ch:
+		if !ok {
+			return nil, ErrClosed
+		}
+		if f.Header.Type == ptyproto.TError {
+			return nil, errors.New(f.Header.Error)
+		}
+		return f, nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.pending, h.Req)
+		c.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// OpenRequest describes a new session.
+type OpenRequest struct {
+	ID         string
+	Argv       []string
+	Cwd        string
+	Env        []string
+	Cols, Rows uint16
+	Log        bool   // keep a scrollback log on disk
+	Preamble   []byte // shown before the process's output (restored scrollback)
+}
+
+// Open starts a process in a new pty.
+func (c *Client) Open(ctx context.Context, r OpenRequest) (SessionInfo, error) {
+	f, err := c.call(ctx, &ptyproto.Header{
+		Type: ptyproto.TOpen, Session: r.ID, Argv: r.Argv, Cwd: r.Cwd, Env: r.Env,
+		Cols: r.Cols, Rows: r.Rows, Log: r.Log,
+	}, r.Preamble)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	if f.Header.Info == nil {
+		return SessionInfo{}, errors.New("open: daemon sent no session info")
+	}
+	return *f.Header.Info, nil
+}
+
+// Input writes bytes to a session's pty. Writes from one client arrive in
+// the order they were made.
+func (c *Client) Input(id string, p []byte) error {
+	for len(p) > 0 {
+		n := min(len(p), ptyproto.MaxChunk)
+		if err := c.send(&ptyproto.Header{Type: ptyproto.TInput, Session: id}, p[:n]); err != nil {
+			return err
+		}
+		p = p[n:]
+	}
+	return nil
+}
+
+// Resize sets a session's window size.
+func (c *Client) Resize(ctx context.Context, id string, cols, rows uint16) error {
+	_, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TResize, Session: id, Cols: cols, Rows: rows}, nil)
+	return err
+}
+
+// Signal sends a signal ("KILL", "TERM", "HUP", …) to a session's process group.
+func (c *Client) Signal(ctx context.Context, id, sig string) error {
+	_, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TSignal, Session: id, Signal: sig}, nil)
+	return err
+}
+
+// CloseSession hangs up a session and forgets it once its process is gone;
+// its scrollback log is deleted unless keepLog.
+func (c *Client) CloseSession(ctx context.Context, id string, keepLog bool) error {
+	_, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TClose, Session: id, KeepLog: keepLog}, nil)
+	return err
+}
+
+// Collect tells the daemon an exited session's status has been recorded.
+func (c *Client) Collect(ctx context.Context, id string) error {
+	_, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TCollect, Session: id}, nil)
+	return err
+}
+
+// List returns every session the daemon holds, running or awaiting collection.
+func (c *Client) List(ctx context.Context) ([]SessionInfo, error) {
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TList}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return f.Header.Sessions, nil
+}
+
+// Ping checks the daemon answers.
+func (c *Client) Ping(ctx context.Context) error {
+	_, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TPing}, nil)
+	return err
+}
+
+// Subscription streams one session's output: first its replay buffer, then
+// live output. The consumer acknowledges bytes it has consumed; the daemon
+// stops sending past its high watermark.
+type Subscription struct {
+	c      *Client
+	id     string
+	onData func([]byte)
+	onExit func(SessionInfo)
+	once   sync.Once
+	onEnd  func()
+	Replay int64 // bytes of replay that precede live output
+}
+
+func (s *Subscription) end() {
+	s.once.Do(func() {
+		if s.onEnd != nil {
+			s.onEnd()
+		}
+	})
+}
+
+// SubscribeOptions are the callbacks of a subscription. They run on the
+// client's reader goroutine, in order.
+type SubscribeOptions struct {
+	OnData func([]byte)
+	OnExit func(SessionInfo)
+	OnEnd  func() // the connection ended or Unsubscribe was called
+}
+
+// Subscribe starts streaming a session. Only one subscription per session
+// per client.
+func (c *Client) Subscribe(ctx context.Context, id string, o SubscribeOptions) (*Subscription, error) {
+	s := &Subscription{c: c, id: id, onData: o.OnData, onExit: o.OnExit, onEnd: o.OnEnd}
+	c.mu.Lock()
+	if _, dup := c.subs[id]; dup {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("subscribe %s: already subscribed on this connection", id)
+	}
+	// Registered before the request: output may arrive before the reply.
+	c.subs[id] = s
+	c.mu.Unlock()
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TSubscribe, Session: id}, nil)
+	if err != nil {
+		c.mu.Lock()
+		if c.subs[id] == s {
+			delete(c.subs, id)
+		}
+		c.mu.Unlock()
+		return nil, err
+	}
+	s.Replay = f.Header.Replay
+	return s, nil
+}
+
+// Ack acknowledges n bytes of output as consumed.
+func (s *Subscription) Ack(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	return s.c.send(&ptyproto.Header{Type: ptyproto.TAck, Session: s.id, Bytes: n}, nil)
+}
+
+// Unsubscribe stops the stream.
+func (s *Subscription) Unsubscribe(ctx context.Context) error {
+	s.c.mu.Lock()
+	if s.c.subs[s.id] == s {
+		delete(s.c.subs, s.id)
+	}
+	s.c.mu.Unlock()
+	defer s.end()
+	_, err := s.c.call(ctx, &ptyproto.Header{Type: ptyproto.TUnsubscribe, Session: s.id}, nil)
+	return err
+}

@@ -1,0 +1,206 @@
+// Package ptyd is the pty daemon: it owns the ptys and their child
+// processes, a replay buffer per session and the on-disk scrollback log, and
+// serves them to clients (the host) over the ptyproto protocol on a Unix
+// socket. It is small and dumb on purpose — no database, no agent knowledge,
+// no UI — because it is the part that must almost never die.
+//
+// Lock order: a session's mu may be held while taking a client's mu, never
+// the reverse; Server.mu is never held together with a session's mu.
+package ptyd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+)
+
+// Config holds the daemon's knobs. Zero values take the defaults.
+type Config struct {
+	ScrollbackDir   string // where per-session logs go; empty disables logging
+	ScrollbackLimit int64  // bytes per session log pair
+	ReplaySize      int    // bytes kept in memory per session for replay
+	HighWater       int64  // stop reading a session's pty when a subscriber has this much unacknowledged
+	LowWater        int64  // resume under this
+	Logger          *slog.Logger
+}
+
+func (c *Config) fill() {
+	if c.ReplaySize <= 0 {
+		c.ReplaySize = 1 << 20
+	}
+	if c.HighWater <= 0 {
+		c.HighWater = 1 << 20
+	}
+	if c.LowWater <= 0 || c.LowWater >= c.HighWater {
+		c.LowWater = c.HighWater / 4
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+}
+
+// Server is the daemon's state: its sessions and connected clients.
+type Server struct {
+	cfg Config
+	log *slog.Logger
+
+	mu       sync.Mutex // guards sessions, clients, closed
+	sessions map[string]*session
+	clients  map[*client]struct{}
+	closed   bool
+}
+
+// New returns a Server with no sessions.
+func New(cfg Config) *Server {
+	cfg.fill()
+	return &Server{
+		cfg:      cfg,
+		log:      cfg.Logger.With("component", "ptyd"),
+		sessions: make(map[string]*session),
+		clients:  make(map[*client]struct{}),
+	}
+}
+
+// Serve accepts clients on ln until ln is closed.
+func (s *Server) Serve(ln net.Listener) error {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			return fmt.Errorf("accept: %w", err)
+		}
+		go s.ServeConn(c)
+	}
+}
+
+// ServeConn speaks the protocol on one connection until it closes.
+func (s *Server) ServeConn(conn net.Conn) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("client handler panicked", "panic", r, "stack", string(debug.Stack()))
+		}
+		conn.Close()
+	}()
+	f, err := ptyproto.ReadFrame(conn)
+	if err != nil {
+		s.log.Warn("handshake read failed", "err", err)
+		return
+	}
+	if f.Header.Type != ptyproto.THello {
+		_ = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TError, Error: "expected hello"}, nil)
+		return
+	}
+	if f.Header.Version != ptyproto.Version {
+		msg := ptyproto.VersionMismatch(ptyproto.Version, f.Header.Version)
+		s.log.Warn("refused client", "reason", msg)
+		_ = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TError, Version: ptyproto.Version, Error: msg}, nil)
+		return
+	}
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid()}, nil); err != nil {
+		return
+	}
+	c := newClient(s, conn, f.Header.Client)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.clients[c] = struct{}{}
+	s.mu.Unlock()
+	s.log.Info("client connected", "client", c.name)
+	go c.writeLoop()
+	err = c.readLoop()
+	c.shutdown()
+	s.mu.Lock()
+	delete(s.clients, c)
+	s.mu.Unlock()
+	s.log.Info("client disconnected", "client", c.name, "err", err)
+}
+
+func (s *Server) session(id string) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("no session %q", id)
+	}
+	return ss, nil
+}
+
+func (s *Server) list() []ptyproto.SessionInfo {
+	s.mu.Lock()
+	all := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		all = append(all, ss)
+	}
+	s.mu.Unlock()
+	out := make([]ptyproto.SessionInfo, 0, len(all))
+	for _, ss := range all {
+		out = append(out, ss.info(true))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created < out[j].Created })
+	return out
+}
+
+// broadcastExit tells every client that is not subscribed to ss (those get
+// it in-stream, after the session's last output) that ss exited.
+func (s *Server) broadcastExit(info ptyproto.SessionInfo, skip map[*client]bool) {
+	s.mu.Lock()
+	cs := make([]*client, 0, len(s.clients))
+	for c := range s.clients {
+		if !skip[c] {
+			cs = append(cs, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range cs {
+		inf := info
+		c.sendCtrl(&ptyproto.Header{Type: ptyproto.TExit, Session: info.ID, Info: &inf}, nil)
+	}
+}
+
+func (s *Server) forget(id string) {
+	s.mu.Lock()
+	delete(s.sessions, id)
+	s.mu.Unlock()
+}
+
+// Shutdown hangs up every session and disconnects every client. Children
+// get SIGHUP, as they would from a closing terminal window.
+func (s *Server) Shutdown() {
+	s.mu.Lock()
+	s.closed = true
+	all := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		all = append(all, ss)
+	}
+	cs := make([]*client, 0, len(s.clients))
+	for c := range s.clients {
+		cs = append(cs, c)
+	}
+	s.mu.Unlock()
+	for _, ss := range all {
+		ss.hangup(500 * time.Millisecond)
+	}
+	for _, c := range cs {
+		c.conn.Close()
+	}
+}
+
+// SessionCount reports how many sessions (alive or awaiting collection) exist.
+func (s *Server) SessionCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}

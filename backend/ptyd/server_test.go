@@ -1,0 +1,311 @@
+package ptyd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+)
+
+// startServer runs an in-process daemon on a real Unix socket.
+func startServer(t *testing.T, cfg Config) (*Server, string) {
+	t.Helper()
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "ptyd.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ScrollbackDir == "" {
+		cfg.ScrollbackDir = filepath.Join(dir, "scrollback")
+	}
+	srv := New(cfg)
+	go srv.Serve(ln)
+	t.Cleanup(func() { ln.Close(); srv.Shutdown() })
+	return srv, sock
+}
+
+func dial(t *testing.T, sock string, opts ptyclient.Options) *ptyclient.Client {
+	t.Helper()
+	c, err := ptyclient.Dial(context.Background(), sock, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// output collects a subscription's bytes, acknowledging them at once.
+type output struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	exit chan ptyproto.SessionInfo
+}
+
+func subscribe(t *testing.T, c *ptyclient.Client, id string) *output {
+	t.Helper()
+	o := &output{exit: make(chan ptyproto.SessionInfo, 1)}
+	var sub *ptyclient.Subscription
+	var ready = make(chan struct{})
+	s, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{
+		OnData: func(p []byte) {
+			o.mu.Lock()
+			o.buf.Write(p)
+			o.mu.Unlock()
+			<-ready
+			sub.Ack(int64(len(p)))
+		},
+		OnExit: func(i ptyproto.SessionInfo) { o.exit <- i },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub = s
+	close(ready)
+	return o
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+func (o *output) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(o.String(), want) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %q; got %q", want, o.String())
+}
+
+func open(t *testing.T, c *ptyclient.Client, id string, argv ...string) ptyproto.SessionInfo {
+	t.Helper()
+	info, err := c.Open(context.Background(), ptyclient.OpenRequest{
+		ID: id, Argv: argv, Cwd: t.TempDir(), Env: []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "PS1=$ "},
+		Cols: 80, Rows: 24, Log: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+func TestEchoRoundTrip(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	open(t, c, "t_echo", "/bin/sh")
+	o := subscribe(t, c, "t_echo")
+	if err := c.Input("t_echo", []byte("echo hel''lo-$((40+2))\n")); err != nil {
+		t.Fatal(err)
+	}
+	o.waitFor(t, "hello-42")
+}
+
+func TestResizeReachesPty(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{})
+	open(t, c, "t_size", "/bin/sh")
+	o := subscribe(t, c, "t_size")
+	if err := c.Resize(context.Background(), "t_size", 132, 43); err != nil {
+		t.Fatal(err)
+	}
+	c.Input("t_size", []byte("stty size\n"))
+	o.waitFor(t, "43 132")
+}
+
+func TestExitStatusAndSignal(t *testing.T) {
+	cases := []struct {
+		name, script string
+		code         int
+		signal       string
+	}{
+		{"exit 3", "exit 3\n", 3, ""},
+		{"exit 0", "exit\n", 0, ""},
+		{"kill -9 self", "kill -9 $$\n", -1, "SIGKILL"},
+	}
+	_, sock := startServer(t, Config{})
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := dial(t, sock, ptyclient.Options{})
+			id := fmt.Sprintf("t_exit%d", i)
+			open(t, c, id, "/bin/sh")
+			o := subscribe(t, c, id)
+			c.Input(id, []byte(tc.script))
+			select {
+			case inf := <-o.exit:
+				if tc.signal != "" {
+					if inf.ExitSignal != tc.signal || inf.ExitCode != nil {
+						t.Fatalf("got code %v signal %q, want signal %s", inf.ExitCode, inf.ExitSignal, tc.signal)
+					}
+				} else if inf.ExitCode == nil || *inf.ExitCode != tc.code {
+					t.Fatalf("got code %v signal %q, want %d", inf.ExitCode, inf.ExitSignal, tc.code)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("no exit notification")
+			}
+		})
+	}
+}
+
+func TestEnvCwdAndBadCwd(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{})
+	cwd := t.TempDir()
+	_, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: "t_env", Argv: []string{"/bin/sh"}, Cwd: cwd,
+		Env: []string{"PATH=/usr/bin:/bin", "REPRISE_TERMINAL_ID=t_env", "FOO=bar baz"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := subscribe(t, c, "t_env")
+	c.Input("t_env", []byte("echo \"[$REPRISE_TERMINAL_ID|$FOO|$(pwd)]\"\n"))
+	o.waitFor(t, "[t_env|bar baz|"+cwd+"]")
+
+	_, err = c.Open(context.Background(), ptyclient.OpenRequest{ID: "t_bad", Argv: []string{"/bin/sh"}, Cwd: "/nonexistent/dir"})
+	if err == nil || err.Error() != "no such directory: /nonexistent/dir" {
+		t.Fatalf("bad cwd: got %v", err)
+	}
+	_, err = c.Open(context.Background(), ptyclient.OpenRequest{ID: "t_nobin", Argv: []string{"no-such-agent-cli"}, Cwd: cwd, Env: []string{"PATH=/usr/bin"}})
+	if err == nil || !strings.Contains(err.Error(), "no-such-agent-cli was not found on PATH") {
+		t.Fatalf("missing binary: got %v", err)
+	}
+	_, err = c.Open(context.Background(), ptyclient.OpenRequest{ID: "../evil", Argv: []string{"/bin/sh"}, Cwd: cwd})
+	if err == nil {
+		t.Fatal("hostile id accepted")
+	}
+}
+
+func TestReplayAndExitWaitsForCollection(t *testing.T) {
+	srv, sock := startServer(t, Config{})
+	c1 := dial(t, sock, ptyclient.Options{})
+	open(t, c1, "t_rep", "/bin/sh")
+	c1.Input("t_rep", []byte("echo before-$((1+1))\n"))
+	time.Sleep(200 * time.Millisecond)
+	c1.Close() // the host goes away
+
+	exits := make(chan ptyproto.SessionInfo, 1)
+	c2 := dial(t, sock, ptyclient.Options{OnExit: func(i ptyproto.SessionInfo) { exits <- i }})
+	o := subscribe(t, c2, "t_rep")
+	o.waitFor(t, "before-2") // replay shows what was printed before
+	o.exit = make(chan ptyproto.SessionInfo, 1)
+	c2.Input("t_rep", []byte("exit 7\n"))
+	<-o.exit
+	list, err := c2.List(context.Background())
+	if err != nil || len(list) != 1 || list[0].Alive || *list[0].ExitCode != 7 {
+		t.Fatalf("exited session should wait for collection: %+v %v", list, err)
+	}
+	if err := c2.Collect(context.Background(), "t_rep"); err != nil {
+		t.Fatal(err)
+	}
+	if srv.SessionCount() != 0 {
+		t.Fatal("collected session still held")
+	}
+}
+
+func TestExitNotifiesUnsubscribedClient(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	exits := make(chan ptyproto.SessionInfo, 4)
+	ctl := dial(t, sock, ptyclient.Options{OnExit: func(i ptyproto.SessionInfo) { exits <- i }})
+	open(t, ctl, "t_n", "/bin/sh", "-c", "exit 5")
+	select {
+	case inf := <-exits:
+		if inf.ID != "t_n" || inf.ExitCode == nil || *inf.ExitCode != 5 {
+			t.Fatalf("got %+v", inf)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no exit event")
+	}
+}
+
+// A client that stops acknowledging stalls only the session it subscribed
+// to: the process blocks on a full pty, the backlog stays bounded, and
+// other sessions keep streaming.
+func TestStalledClientStallsOnlyItsSession(t *testing.T) {
+	srv, sock := startServer(t, Config{HighWater: 256 << 10, ReplaySize: 64 << 10})
+	stalled := dial(t, sock, ptyclient.Options{Name: "stalled"})
+	open(t, stalled, "t_flood", "/bin/sh", "-c", "yes flood-line-padding-padding")
+	var got int64
+	var mu sync.Mutex
+	if _, err := stalled.Subscribe(context.Background(), "t_flood", ptyclient.SubscribeOptions{OnData: func(p []byte) {
+		mu.Lock()
+		got += int64(len(p))
+		mu.Unlock()
+	}}); err != nil { // never acks
+		t.Fatal(err)
+	}
+	healthy := dial(t, sock, ptyclient.Options{Name: "healthy"})
+	open(t, healthy, "t_ok", "/bin/sh")
+	o := subscribe(t, healthy, "t_ok")
+	time.Sleep(500 * time.Millisecond)
+	for i := 0; i < 20; i++ {
+		healthy.Input("t_ok", []byte(fmt.Sprintf("echo tick-%d\n", i)))
+		o.waitFor(t, fmt.Sprintf("tick-%d\r\n", i))
+	}
+	mu.Lock()
+	first := got
+	mu.Unlock()
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	second := got
+	mu.Unlock()
+	if second != first {
+		t.Fatalf("stalled client kept receiving: %d then %d bytes", first, second)
+	}
+	if first > 256<<10+64<<10 {
+		t.Fatalf("stalled client received %d bytes, over the watermark", first)
+	}
+	ss, _ := srv.session("t_flood")
+	ss.mu.Lock()
+	var backlog int64
+	for _, b := range ss.subs {
+		backlog += b.backlog()
+	}
+	ss.mu.Unlock()
+	if backlog > 256<<10+32<<10 {
+		t.Fatalf("backlog %d grew past the watermark", backlog)
+	}
+}
+
+func TestVersionMismatchRefused(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	conn, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version + 1}, nil)
+	f, err := ptyproto.ReadFrame(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Header.Type != ptyproto.TError || !strings.Contains(f.Header.Error, fmt.Sprintf("v%d", ptyproto.Version+1)) {
+		t.Fatalf("got %+v", f.Header)
+	}
+}
+
+// The daemon must stay small: no database, no UI toolkit.
+func TestDependencyGuard(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, bad := range []string{"gorm.io/", "github.com/wailsapp/", "database/sql", "github.com/mattn/go-sqlite3"} {
+		if strings.Contains(string(out), bad) {
+			t.Errorf("ptyd links %s", bad)
+		}
+	}
+}

@@ -1,0 +1,456 @@
+package ptyd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+	"github.com/reprise-dev/reprise/backend/scrollback"
+)
+
+// session is one pty and its process.
+type session struct {
+	srv     *Server
+	id      string
+	argv    []string
+	cwd     string
+	created time.Time
+	cmd     *exec.Cmd
+	ptmx    *os.File
+	pid     int
+	logw    *scrollback.Writer // nil when logging is off or failed
+
+	mu      sync.Mutex // guards everything below
+	cond    *sync.Cond // on mu: signalled when a subscriber's backlog shrinks or it goes away
+	ring    *ring
+	subs    map[*client]*sub
+	exited  bool
+	exit    ptyproto.SessionInfo // valid when exited
+	closing bool                 // close requested: forget on exit
+	keepLog bool
+	cols    uint16
+	rows    uint16
+}
+
+// sub is one client's subscription to one session. Its fields are guarded
+// by the session's mu.
+type sub struct {
+	c       *client
+	s       *session
+	pending []byte // read from the pty, not yet sent
+	unacked int64  // sent, not yet acknowledged
+	exit    *ptyproto.SessionInfo
+	closed  bool
+}
+
+func (b *sub) backlog() int64 { return b.unacked + int64(len(b.pending)) }
+
+// lookPath resolves argv[0] against the PATH the session will have, not the
+// daemon's own.
+func lookPath(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		st, err := os.Stat(name)
+		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("%s: not an executable file", name)
+		}
+		return name, nil
+	}
+	path := os.Getenv("PATH")
+	for _, kv := range env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = p
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s was not found on PATH", name)
+}
+
+func (s *Server) open(h *ptyproto.Header, preamble []byte) (ptyproto.SessionInfo, error) {
+	if _, _, err := scrollback.Paths("x", h.Session); err != nil {
+		return ptyproto.SessionInfo{}, fmt.Errorf("open: %w", err)
+	}
+	if len(h.Argv) == 0 || h.Argv[0] == "" {
+		return ptyproto.SessionInfo{}, errors.New("open: empty command")
+	}
+	st, err := os.Stat(h.Cwd)
+	if err != nil || !st.IsDir() {
+		return ptyproto.SessionInfo{}, fmt.Errorf("no such directory: %s", h.Cwd)
+	}
+	bin, err := lookPath(h.Argv[0], h.Env)
+	if err != nil {
+		return ptyproto.SessionInfo{}, err
+	}
+	cols, rows := h.Cols, h.Rows
+	if cols == 0 {
+		cols = 80
+	}
+	if rows == 0 {
+		rows = 24
+	}
+	ss := &session{
+		srv: s, id: h.Session, argv: h.Argv, cwd: h.Cwd, created: time.Now(),
+		ring: newRing(s.cfg.ReplaySize), subs: make(map[*client]*sub), cols: cols, rows: rows,
+	}
+	ss.cond = sync.NewCond(&ss.mu)
+
+	s.mu.Lock()
+	if _, dup := s.sessions[h.Session]; dup {
+		s.mu.Unlock()
+		return ptyproto.SessionInfo{}, fmt.Errorf("open: session %q already exists", h.Session)
+	}
+	s.sessions[h.Session] = ss // reserve the id
+	s.mu.Unlock()
+
+	if h.Log && s.cfg.ScrollbackDir != "" {
+		w, err := scrollback.Create(s.cfg.ScrollbackDir, h.Session, s.cfg.ScrollbackLimit)
+		if err != nil {
+			s.log.Warn("scrollback disabled for session", "session", h.Session, "err", err)
+		} else {
+			ss.logw = w
+		}
+	}
+	if len(preamble) > 0 {
+		ss.ring.Write(preamble)
+		ss.writeLog(preamble)
+	}
+
+	cmd := exec.Command(bin, h.Argv[1:]...)
+	cmd.Args[0] = h.Argv[0]
+	cmd.Dir = h.Cwd
+	cmd.Env = h.Env
+	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Cols: cols, Rows: rows}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	if err != nil {
+		s.forget(h.Session)
+		if ss.logw != nil {
+			ss.logw.Close()
+			_ = scrollback.Remove(s.cfg.ScrollbackDir, h.Session)
+		}
+		return ptyproto.SessionInfo{}, fmt.Errorf("start %s: %w", h.Argv[0], err)
+	}
+	ss.cmd, ss.ptmx, ss.pid = cmd, ptmx, cmd.Process.Pid
+	s.log.Info("session opened", "session", ss.id, "pid", ss.pid, "argv", h.Argv, "cwd", h.Cwd)
+	go ss.run()
+	return ss.info(false), nil
+}
+
+func (ss *session) writeLog(p []byte) {
+	if ss.logw == nil {
+		return
+	}
+	if _, err := ss.logw.Write(p); err != nil {
+		ss.srv.log.Warn("scrollback write failed; logging stopped for session", "session", ss.id, "err", err)
+		ss.logw.Close()
+		ss.logw = nil
+	}
+}
+
+// run pumps the pty until the process has exited and its output is drained,
+// then records the exit.
+func (ss *session) run() {
+	waitDone := make(chan *os.ProcessState, 1)
+	go func() {
+		_ = ss.cmd.Wait() // the status is in ProcessState; an error here is the status
+		waitDone <- ss.cmd.ProcessState
+	}()
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := ss.ptmx.Read(buf)
+			if n > 0 {
+				ss.deliver(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	st := <-waitDone
+	select {
+	case <-readDone:
+	case <-time.After(300 * time.Millisecond):
+		// Something else still holds the terminal open: the session is over
+		// when its process is, so hang up on the stragglers.
+		_ = ss.ptmx.Close()
+		<-readDone
+	}
+	_ = ss.ptmx.Close()
+	if ss.logw != nil {
+		ss.logw.Close()
+	}
+	ss.markExited(st)
+}
+
+// deliver fans one chunk of pty output out to the replay ring, the log and
+// every subscriber, waiting (and so not reading the pty) while a subscriber
+// is over the high watermark.
+func (ss *session) deliver(p []byte) {
+	ss.writeLog(p)
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.ring.Write(p)
+	// Snapshot: a subscriber added while we wait already has p from the ring.
+	subs := make([]*sub, 0, len(ss.subs))
+	for _, b := range ss.subs {
+		subs = append(subs, b)
+	}
+	for _, b := range subs {
+		if b.backlog() >= ss.srv.cfg.HighWater {
+			for b.backlog() > ss.srv.cfg.LowWater && !b.closed {
+				ss.cond.Wait()
+			}
+		}
+		if b.closed {
+			continue
+		}
+		b.pending = append(b.pending, p...)
+		b.c.markReady(b)
+	}
+}
+
+func (ss *session) markExited(st *os.ProcessState) {
+	info := ss.info(false)
+	info.Alive = false
+	info.Ended = time.Now().UnixMilli()
+	if st != nil {
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			info.ExitSignal = unix.SignalName(ws.Signal())
+		} else {
+			code := st.ExitCode()
+			info.ExitCode = &code
+		}
+	}
+	ss.mu.Lock()
+	ss.exited, ss.exit = true, info
+	skip := make(map[*client]bool, len(ss.subs))
+	for c, b := range ss.subs {
+		inf := info
+		b.exit = &inf
+		skip[c] = true
+		c.markReady(b)
+	}
+	closing, keepLog := ss.closing, ss.keepLog
+	ss.mu.Unlock()
+	ss.srv.log.Info("session exited", "session", ss.id, "pid", ss.pid, "code", info.ExitCode, "signal", info.ExitSignal)
+	if closing {
+		ss.srv.forget(ss.id)
+		if !keepLog && ss.srv.cfg.ScrollbackDir != "" {
+			_ = scrollback.Remove(ss.srv.cfg.ScrollbackDir, ss.id)
+		}
+	}
+	ss.srv.broadcastExit(info, skip)
+}
+
+func (ss *session) info(withForeground bool) ptyproto.SessionInfo {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.exited {
+		return ss.exit
+	}
+	inf := ptyproto.SessionInfo{
+		ID: ss.id, PID: ss.pid, Argv: ss.argv, Cwd: ss.cwd, Alive: true,
+		Created: ss.created.UnixMilli(), Cols: ss.cols, Rows: ss.rows,
+	}
+	if withForeground && ss.ptmx != nil {
+		inf.Foreground = ss.foregroundLocked()
+	}
+	return inf
+}
+
+// foregroundLocked names the terminal's foreground process group when it is
+// not the session's own process (a program running in the shell).
+func (ss *session) foregroundLocked() string {
+	rc, err := ss.ptmx.SyscallConn()
+	if err != nil {
+		return ""
+	}
+	pgrp := 0
+	_ = rc.Control(func(fd uintptr) {
+		pgrp, _ = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP)
+	})
+	if pgrp <= 0 || pgrp == ss.pid {
+		return ""
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pgrp))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func (ss *session) resize(cols, rows uint16) error {
+	if cols == 0 || rows == 0 {
+		return errors.New("resize: zero size")
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.exited {
+		return errors.New("resize: session has exited")
+	}
+	ss.cols, ss.rows = cols, rows
+	return pty.Setsize(ss.ptmx, &pty.Winsize{Cols: cols, Rows: rows})
+}
+
+func (ss *session) input(p []byte) error {
+	ss.mu.Lock()
+	exited := ss.exited
+	ss.mu.Unlock()
+	if exited {
+		return errors.New("input: session has exited")
+	}
+	_, err := ss.ptmx.Write(p)
+	return err
+}
+
+var signals = map[string]syscall.Signal{
+	"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "QUIT": syscall.SIGQUIT, "TERM": syscall.SIGTERM,
+	"KILL": syscall.SIGKILL, "USR1": syscall.SIGUSR1, "USR2": syscall.SIGUSR2, "CONT": syscall.SIGCONT,
+	"STOP": syscall.SIGSTOP, "WINCH": syscall.SIGWINCH,
+}
+
+// signal sends sig to the session's process group (the shell and the jobs
+// it has not moved to other groups).
+func (ss *session) signal(name string) error {
+	sig, ok := signals[strings.TrimPrefix(strings.ToUpper(name), "SIG")]
+	if !ok {
+		return fmt.Errorf("signal: unknown signal %q", name)
+	}
+	ss.mu.Lock()
+	exited := ss.exited
+	ss.mu.Unlock()
+	if exited {
+		return errors.New("signal: session has exited")
+	}
+	if err := syscall.Kill(-ss.pid, sig); err != nil {
+		return syscall.Kill(ss.pid, sig)
+	}
+	return nil
+}
+
+// hangup ends the session like a closed terminal window would: SIGHUP to the
+// process group, SIGKILL after grace if it is still there.
+func (ss *session) hangup(grace time.Duration) {
+	ss.mu.Lock()
+	exited := ss.exited
+	ss.mu.Unlock()
+	if exited {
+		return
+	}
+	_ = syscall.Kill(-ss.pid, syscall.SIGHUP)
+	_ = syscall.Kill(ss.pid, syscall.SIGHUP)
+	go func() {
+		time.Sleep(grace)
+		ss.mu.Lock()
+		exited := ss.exited
+		ss.mu.Unlock()
+		if !exited {
+			_ = syscall.Kill(-ss.pid, syscall.SIGKILL)
+			_ = syscall.Kill(ss.pid, syscall.SIGKILL)
+		}
+	}()
+}
+
+// close ends the session at the client's request and forgets it once its
+// process is gone.
+func (ss *session) close(keepLog bool) {
+	ss.mu.Lock()
+	ss.closing, ss.keepLog = true, keepLog
+	exited := ss.exited
+	ss.mu.Unlock()
+	if exited {
+		ss.srv.forget(ss.id)
+		if !keepLog && ss.srv.cfg.ScrollbackDir != "" {
+			_ = scrollback.Remove(ss.srv.cfg.ScrollbackDir, ss.id)
+		}
+		return
+	}
+	ss.hangup(2 * time.Second)
+}
+
+func (ss *session) subscribe(c *client) (int64, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if _, dup := ss.subs[c]; dup {
+		return 0, errors.New("subscribe: already subscribed")
+	}
+	b := &sub{c: c, s: ss, pending: ss.ring.Bytes()}
+	n := int64(len(b.pending))
+	if ss.exited {
+		inf := ss.exit
+		b.exit = &inf
+	}
+	ss.subs[c] = b
+	c.addSub(b)
+	if n > 0 || b.exit != nil {
+		c.markReady(b)
+	}
+	return n, nil
+}
+
+func (ss *session) unsubscribe(c *client) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if b, ok := ss.subs[c]; ok {
+		b.closed = true
+		b.pending = nil
+		delete(ss.subs, c)
+		c.removeSub(b)
+		ss.cond.Broadcast()
+	}
+}
+
+func (ss *session) ack(c *client, n int64) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if b, ok := ss.subs[c]; ok {
+		b.unacked -= n
+		if b.unacked < 0 {
+			b.unacked = 0
+		}
+		ss.cond.Broadcast()
+	}
+}
+
+// take removes up to max pending bytes from b for sending, and the exit
+// notice once nothing is pending. more reports whether b has more to send.
+func (ss *session) take(b *sub, max int) (chunk []byte, exit *ptyproto.SessionInfo, more bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if b.closed {
+		return nil, nil, false
+	}
+	if n := len(b.pending); n > 0 {
+		if n > max {
+			n = max
+		}
+		chunk = append([]byte(nil), b.pending[:n]...)
+		b.pending = b.pending[n:]
+		if len(b.pending) == 0 {
+			b.pending = nil // let the backing array go
+		}
+		b.unacked += int64(n)
+	}
+	if len(b.pending) == 0 && b.exit != nil {
+		exit, b.exit = b.exit, nil
+	}
+	return chunk, exit, len(b.pending) > 0 || b.exit != nil
+}

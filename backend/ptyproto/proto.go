@@ -1,0 +1,165 @@
+// Package ptyproto is the wire protocol between the host and the pty daemon
+// (reprise ptyd). It is deliberately small and versioned: every frame is a
+// length-prefixed JSON header followed by raw payload bytes, so pty output
+// crosses the socket as bytes, never base64 or Go strings.
+//
+// Frame layout (all integers big-endian):
+//
+//	[u32 header length][u32 payload length][header JSON][payload]
+//
+// The first frame on a connection is a Hello from the client; the daemon
+// answers with its own Hello or with an Error naming both versions.
+package ptyproto
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Version is the protocol version. A daemon and a client with different
+// versions refuse each other in the handshake.
+const Version = 1
+
+// Limits that bound what a peer can make the other allocate.
+const (
+	MaxHeader  = 64 << 10 // 64 KiB of JSON is far more than any header needs
+	MaxPayload = 1 << 20  // output frames are capped at 64 KiB; input and preambles may be larger
+	// MaxChunk is the most output the daemon puts into one frame.
+	MaxChunk = 64 << 10
+)
+
+// Frame types.
+const (
+	THello       = "hello"       // c→d {version, client} / d→c {version, pid}
+	TError       = "error"       // d→c {req, error}
+	TOK          = "ok"          // d→c {req} generic success
+	TOpen        = "open"        // c→d {req, session, argv, cwd, env, cols, rows, log}; payload = preamble
+	TOpened      = "opened"      // d→c {req, info}
+	TInput       = "input"       // c→d {session}; payload = bytes for the pty
+	TResize      = "resize"      // c→d {req, session, cols, rows}
+	TSignal      = "signal"      // c→d {req, session, signal}
+	TClose       = "close"       // c→d {req, session, keepLog}
+	TList        = "list"        // c→d {req} / d→c {req, sessions}
+	TCollect     = "collect"     // c→d {req, session}: forget an exited session
+	TSubscribe   = "subscribe"   // c→d {req, session} → TSubscribed then TOutput frames
+	TSubscribed  = "subscribed"  // d→c {req, session, replay}
+	TUnsubscribe = "unsubscribe" // c→d {req, session}
+	TOutput      = "output"      // d→c {session}; payload = pty bytes
+	TAck         = "ack"         // c→d {session, bytes}: output bytes consumed
+	TExit        = "exit"        // d→c {session, info}: a session's process ended
+	TPing        = "ping"        // c→d {req} → TOK
+)
+
+// Header is the JSON part of a frame. One struct for all frame types keeps
+// the decoder (and its fuzz target) simple; unused fields are omitted.
+type Header struct {
+	Type    string `json:"t"`
+	Req     uint64 `json:"r,omitempty"`
+	Session string `json:"s,omitempty"`
+
+	Version int    `json:"v,omitempty"`
+	Client  string `json:"client,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	Error   string `json:"err,omitempty"`
+
+	Argv    []string `json:"argv,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	Env     []string `json:"env,omitempty"`
+	Cols    uint16   `json:"cols,omitempty"`
+	Rows    uint16   `json:"rows,omitempty"`
+	Log     bool     `json:"log,omitempty"`
+	KeepLog bool     `json:"keepLog,omitempty"`
+	Signal  string   `json:"sig,omitempty"`
+	Bytes   int64    `json:"n,omitempty"`
+	Replay  int64    `json:"replay,omitempty"`
+
+	Info     *SessionInfo  `json:"info,omitempty"`
+	Sessions []SessionInfo `json:"sessions,omitempty"`
+}
+
+// SessionInfo describes one pty session.
+type SessionInfo struct {
+	ID      string   `json:"id"`
+	PID     int      `json:"pid"`
+	Argv    []string `json:"argv"`
+	Cwd     string   `json:"cwd"`
+	Alive   bool     `json:"alive"`
+	Created int64    `json:"created"` // unix ms
+	// Set once the process has ended.
+	ExitCode   *int   `json:"exitCode,omitempty"`
+	ExitSignal string `json:"exitSignal,omitempty"`
+	Ended      int64  `json:"ended,omitempty"` // unix ms
+	// Foreground is the command name of the terminal's foreground process
+	// group when it is not the session's own first process.
+	Foreground string `json:"fg,omitempty"`
+	Cols       uint16 `json:"cols,omitempty"`
+	Rows       uint16 `json:"rows,omitempty"`
+}
+
+// Frame is one decoded frame.
+type Frame struct {
+	Header  Header
+	Payload []byte
+}
+
+// ErrFrameTooLarge reports a length prefix over the limits.
+var ErrFrameTooLarge = errors.New("frame too large")
+
+// WriteFrame encodes one frame to w in a single Write call, so concurrent
+// writers serialised by a mutex never interleave partial frames.
+func WriteFrame(w io.Writer, h *Header, payload []byte) error {
+	hb, err := json.Marshal(h)
+	if err != nil {
+		return fmt.Errorf("encode header: %w", err)
+	}
+	if len(hb) > MaxHeader || len(payload) > MaxPayload {
+		return fmt.Errorf("write %s frame (header %d, payload %d bytes): %w", h.Type, len(hb), len(payload), ErrFrameTooLarge)
+	}
+	buf := make([]byte, 8+len(hb)+len(payload))
+	binary.BigEndian.PutUint32(buf[0:4], uint32(len(hb)))
+	binary.BigEndian.PutUint32(buf[4:8], uint32(len(payload)))
+	copy(buf[8:], hb)
+	copy(buf[8+len(hb):], payload)
+	_, err = w.Write(buf)
+	return err
+}
+
+// ReadFrame decodes one frame from r. It never allocates more than the
+// limits allow, whatever the peer sends.
+func ReadFrame(r io.Reader) (*Frame, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return nil, err
+	}
+	hl := binary.BigEndian.Uint32(pre[0:4])
+	pl := binary.BigEndian.Uint32(pre[4:8])
+	if hl == 0 || hl > MaxHeader || pl > MaxPayload {
+		return nil, fmt.Errorf("read frame (header %d, payload %d bytes): %w", hl, pl, ErrFrameTooLarge)
+	}
+	buf := make([]byte, int(hl)+int(pl))
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	f := &Frame{}
+	if err := json.Unmarshal(buf[:hl], &f.Header); err != nil {
+		return nil, fmt.Errorf("decode header: %w", err)
+	}
+	if f.Header.Type == "" {
+		return nil, errors.New("decode header: missing frame type")
+	}
+	if pl > 0 {
+		f.Payload = buf[hl:]
+	}
+	return f, nil
+}
+
+// VersionMismatch is the message both sides use when versions differ.
+func VersionMismatch(daemon, client int) string {
+	return fmt.Sprintf("pty daemon speaks protocol v%d but this Reprise speaks v%d; quit Reprise and stop the old daemon (its terminals will be restored from scrollback)", daemon, client)
+}
