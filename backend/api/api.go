@@ -13,8 +13,23 @@ const Version = 1
 const (
 	StatusRunning = "running" // process alive in the daemon
 	StatusExited  = "exited"  // process ended; exit code/signal recorded
-	StatusLost    = "lost"    // the daemon died under it; cold-respawned into a new terminal
+	StatusLost    = "lost"    // the daemon died under it (or the machine rebooted); cold-respawned into a new terminal
+	StatusClosed  = "closed"  // the user closed its pane; stamped before the hang-up
 )
+
+// Event names pushed to frontend clients.
+const (
+	EventLayout   = "layout"   // data: Layout
+	EventTerminal = "terminal" // data: Terminal (any change, including exit)
+	EventDaemon   = "daemon"   // data: DaemonStatus
+)
+
+// DaemonStatus reports the pty daemon's health to the UI.
+type DaemonStatus struct {
+	State   string `json:"state"` // "up", "restarting", "failed"
+	PID     int    `json:"pid,omitempty"`
+	Message string `json:"message,omitempty"`
+}
 
 // Terminal describes one pty session as the host knows it.
 type Terminal struct {

@@ -214,4 +214,3 @@ func (c *client) shutdown() {
 	}
 	c.conn.Close()
 }
-

@@ -357,6 +357,10 @@ func (ss *session) hangup(grace time.Duration) {
 	}
 	_ = syscall.Kill(-ss.pid, syscall.SIGHUP)
 	_ = syscall.Kill(ss.pid, syscall.SIGHUP)
+	// Closing the master is what a closing terminal window does: the
+	// kernel hangs up the terminal, so a shell that ignores SIGHUP still
+	// sees end-of-file.
+	_ = ss.ptmx.Close()
 	go func() {
 		time.Sleep(grace)
 		ss.mu.Lock()
