@@ -1,0 +1,335 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/lockfile"
+	"github.com/reprise-dev/reprise/backend/paths"
+)
+
+// reprise is the real binary, built once: its "ptyd" subcommand is the
+// daemon the host starts.
+var reprise string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "reprise-host-test")
+	if err != nil {
+		panic(err)
+	}
+	reprise = filepath.Join(dir, "reprise")
+	out, err := exec.Command("go", "build", "-o", reprise, "github.com/reprise-dev/reprise").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build reprise: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func newHome(t *testing.T) paths.Home {
+	t.Helper()
+	// Short path: Unix socket paths are limited to 107 bytes.
+	dir, err := os.MkdirTemp("", "rh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := paths.Home{Dir: dir}
+	t.Cleanup(func() {
+		if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		os.RemoveAll(dir)
+	})
+	return home
+}
+
+func startHost(t *testing.T, home paths.Home) *Host {
+	t.Helper()
+	h, err := Start(context.Background(), Config{
+		Home: home, Exe: reprise, Shell: []string{"/bin/sh"},
+		BaseEnv: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + home.Dir},
+		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// screen collects what a viewer streams for one terminal.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *screen) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.buf.String() }
+
+func attach(t *testing.T, v *Viewer, id string) *screen {
+	t.Helper()
+	s := &screen{}
+	_, _, err := v.Attach(context.Background(), id, 80, 24, Stream{OnData: func(p []byte) {
+		s.mu.Lock()
+		s.buf.Write(p)
+		s.mu.Unlock()
+		_ = v.Ack(id, int64(len(p)))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func waitText(t *testing.T, s *screen, want string) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("%q on screen (have %q)", want, s.String()), func() bool { return strings.Contains(s.String(), want) })
+}
+
+func panes(t *testing.T, h *Host) []layout.PaneRef {
+	t.Helper()
+	l, err := h.Layout(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return layout.Panes(l)
+}
+
+func terminal(t *testing.T, h *Host, id string) api.Terminal {
+	t.Helper()
+	tm, err := h.Terminal(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}
+
+// twoPanes opens a split beside the first pane and prints a marker in each.
+func twoPanes(t *testing.T, h *Host) ([]layout.PaneRef, []string) {
+	t.Helper()
+	ctx := context.Background()
+	ps := panes(t, h)
+	if len(ps) != 1 {
+		t.Fatalf("fresh host should open one pane, has %d", len(ps))
+	}
+	if _, err := h.Split(ctx, ps[0].PaneID, api.DirRow); err != nil {
+		t.Fatal(err)
+	}
+	ps = panes(t, h)
+	v := h.NewViewer()
+	defer v.Close()
+	var marks []string
+	for i, p := range ps {
+		s := attach(t, v, p.TerminalID)
+		mark := fmt.Sprintf("mark-%d-%d", i, time.Now().UnixNano()%1000)
+		v.Input(ctx, p.TerminalID, []byte("echo "+mark+"-$((1+1))\n"))
+		waitText(t, s, mark+"-2")
+		marks = append(marks, mark+"-2")
+	}
+	return ps, marks
+}
+
+func TestDaemonOutlivesHost(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	ps, marks := twoPanes(t, h)
+	pids := map[string]int{}
+	for _, p := range ps {
+		pids[p.TerminalID] = terminal(t, h, p.TerminalID).PID
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	h2 := startHost(t, home)
+	defer h2.Close()
+	ps2 := panes(t, h2)
+	if len(ps2) != 2 {
+		t.Fatalf("layout did not come back: %d panes", len(ps2))
+	}
+	v := h2.NewViewer()
+	defer v.Close()
+	for i, p := range ps2 {
+		if p.TerminalID != ps[i].TerminalID {
+			t.Fatalf("pane %d shows %s, want the same terminal %s", i, p.TerminalID, ps[i].TerminalID)
+		}
+		tm := terminal(t, h2, p.TerminalID)
+		if tm.Status != api.StatusRunning || tm.PID != pids[p.TerminalID] {
+			t.Fatalf("terminal %s: status %s pid %d, want running pid %d", p.TerminalID, tm.Status, tm.PID, pids[p.TerminalID])
+		}
+		s := attach(t, v, p.TerminalID)
+		waitText(t, s, marks[i]) // the replay shows what was printed before
+		v.Input(context.Background(), p.TerminalID, []byte("echo pid=$$\n"))
+		waitText(t, s, fmt.Sprintf("pid=%d", pids[p.TerminalID]))
+	}
+}
+
+func TestKilledDaemonColdRespawnsPanes(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	ctx := context.Background()
+	// Give the first pane a directory of its own, to check the new shell starts there.
+	work := filepath.Join(home.Dir, "work dir")
+	os.Mkdir(work, 0o755)
+	ps, marks := twoPanes(t, h)
+	v := h.NewViewer()
+	s := attach(t, v, ps[0].TerminalID)
+	v.Input(ctx, ps[0].TerminalID, []byte("cd '"+work+"'\n"))
+	v.Input(ctx, ps[0].TerminalID, []byte("echo now-in-$(pwd)\n"))
+	waitText(t, s, "now-in-"+work)
+	v.Close()
+	// The host records the shell's directory within its 1 s poll.
+	waitFor(t, "cwd recorded", func() bool { return terminal(t, h, ps[0].TerminalID).Cwd == work })
+
+	oldPID := h.DaemonStatus().PID
+	if err := syscall.Kill(oldPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	waitFor(t, "a new daemon", func() bool { st := h.DaemonStatus(); return st.State == "up" && st.PID != oldPID })
+	if d := time.Since(killed); d > 2*time.Second {
+		t.Fatalf("host took %v to notice the daemon's death", d)
+	}
+	waitFor(t, "panes cold-respawned", func() bool {
+		for i, p := range panes(t, h) {
+			if p.TerminalID == ps[i].TerminalID {
+				return false
+			}
+		}
+		return true
+	})
+	v2 := h.NewViewer()
+	defer v2.Close()
+	for i, p := range panes(t, h) {
+		old := terminal(t, h, ps[i].TerminalID)
+		if old.Status != api.StatusLost || old.EndedAt == nil {
+			t.Fatalf("old terminal %s: status %s ended %v, want lost with a time", old.ID, old.Status, old.EndedAt)
+		}
+		nt := terminal(t, h, p.TerminalID)
+		if nt.RestoredFrom != old.ID || nt.Status != api.StatusRunning {
+			t.Fatalf("new terminal %+v should be running and restored from %s", nt, old.ID)
+		}
+		s := attach(t, v2, p.TerminalID)
+		waitText(t, s, Divider)
+		text := s.String()
+		if at := strings.Index(text, marks[i]); at < 0 || at > strings.Index(text, Divider) {
+			t.Fatalf("pane %d: previous output %q not above the divider:\n%q", i, marks[i], text)
+		}
+		v2.Input(ctx, p.TerminalID, []byte("echo \"cwd=$(pwd)\"\n"))
+		if i == 0 {
+			waitText(t, s, "cwd="+work)
+		} else {
+			waitText(t, s, "cwd=")
+		}
+	}
+}
+
+// A reboot: the host is gone, then the daemon dies with its shells; the
+// next host start finds the terminals missing and restores every pane.
+func TestRebootRestoresPanes(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	ps, marks := twoPanes(t, h)
+	daemonPID := h.DaemonStatus().PID
+	h.Close()
+	syscall.Kill(daemonPID, syscall.SIGKILL)
+	time.Sleep(100 * time.Millisecond)
+
+	h2 := startHost(t, home)
+	defer h2.Close()
+	v := h2.NewViewer()
+	defer v.Close()
+	for i, p := range panes(t, h2) {
+		if p.TerminalID == ps[i].TerminalID {
+			t.Fatalf("pane %d still shows the dead terminal", i)
+		}
+		s := attach(t, v, p.TerminalID)
+		waitText(t, s, marks[i])
+		waitText(t, s, Divider)
+	}
+}
+
+func TestExitStatusKeepsOrClosesPane(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	ctx := context.Background()
+	ps, _ := twoPanes(t, h)
+	v := h.NewViewer()
+	defer v.Close()
+
+	v.Input(ctx, ps[0].TerminalID, []byte("exit 3\n"))
+	waitFor(t, "exit 3 recorded", func() bool { return terminal(t, h, ps[0].TerminalID).Status == api.StatusExited })
+	tm := terminal(t, h, ps[0].TerminalID)
+	if tm.ExitCode == nil || *tm.ExitCode != 3 {
+		t.Fatalf("exit code %v, want 3", tm.ExitCode)
+	}
+	if len(panes(t, h)) != 2 {
+		t.Fatal("a failed shell's pane should stay, showing how it ended")
+	}
+	// The dead pane still shows its output, from the log on disk.
+	s := attach(t, v, ps[0].TerminalID)
+	waitText(t, s, "mark-0")
+	if _, err := h.RestartPane(ctx, ps[0].PaneID); err != nil {
+		t.Fatal(err)
+	}
+
+	v.Input(ctx, ps[1].TerminalID, []byte("kill -9 $$\n"))
+	waitFor(t, "signal recorded", func() bool { return terminal(t, h, ps[1].TerminalID).ExitSignal == "SIGKILL" })
+
+	first := panes(t, h)[0]
+	v.Input(ctx, first.TerminalID, []byte("exit\n"))
+	waitFor(t, "clean exit closes its pane", func() bool { return len(panes(t, h)) == 1 })
+}
+
+func TestClosePaneStampsClosedBeforeHangup(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	ps, _ := twoPanes(t, h)
+	if _, err := h.ClosePane(context.Background(), ps[1].PaneID); err != nil {
+		t.Fatal(err)
+	}
+	// The hang-up's exit event arrives and must not overwrite "closed".
+	waitFor(t, "log deleted", func() bool { _, _, ok, _ := tailOf(home, ps[1].TerminalID); return !ok })
+	time.Sleep(200 * time.Millisecond)
+	tm := terminal(t, h, ps[1].TerminalID)
+	if tm.Status != api.StatusClosed {
+		t.Fatalf("closed pane's terminal has status %s", tm.Status)
+	}
+}
+
+func TestOneHostPerHome(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	_, err := Start(context.Background(), Config{Home: home, Exe: reprise})
+	if err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Fatalf("second host: %v", err)
+	}
+}

@@ -1,0 +1,215 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/layout"
+)
+
+var builder = layout.New(newID)
+
+// Layout returns the saved layout.
+func (h *Host) Layout(ctx context.Context) (*api.Layout, error) {
+	return h.store.LoadLayout(ctx)
+}
+
+// mutateLayout applies fn to the current layout, saves the result (a
+// compare-and-set on the version) and tells every client.
+func (h *Host) mutateLayout(ctx context.Context, fn func(*api.Layout) (*api.Layout, error)) (*api.Layout, error) {
+	h.layoutMu.Lock()
+	defer h.layoutMu.Unlock()
+	cur, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	next, err := fn(cur)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := h.store.SaveLayout(ctx, next, cur.Version)
+	if err != nil {
+		return nil, fmt.Errorf("save layout: %w", err)
+	}
+	h.events.publish(Event{Kind: api.EventLayout, Data: saved})
+	return saved, nil
+}
+
+// ensureTab opens a first tab when there is none (first start).
+func (h *Host) ensureTab(ctx context.Context) error {
+	l, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return err
+	}
+	if len(l.Tabs) > 0 {
+		return nil
+	}
+	_, err = h.NewTab(ctx, "")
+	return err
+}
+
+// NewTab opens a tab with a fresh shell in cwd (empty: the focused pane's
+// directory, else home).
+func (h *Host) NewTab(ctx context.Context, cwd string) (*api.Layout, error) {
+	if cwd == "" {
+		cwd = h.focusedCwd(ctx)
+	}
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd})
+	if err != nil {
+		return nil, err
+	}
+	l, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.AddTab(l, t.ID)
+		return l2, err
+	})
+	if err != nil {
+		h.dispose(ctx, []string{t.ID})
+	}
+	return l, err
+}
+
+// Split opens a new shell beside (api.DirRow) or below (api.DirColumn) a
+// pane, in the directory that pane's shell is in now.
+func (h *Host) Split(ctx context.Context, paneID, direction string) (*api.Layout, error) {
+	if direction != api.DirRow && direction != api.DirColumn {
+		return nil, fmt.Errorf("split: direction must be %q or %q", api.DirRow, api.DirColumn)
+	}
+	cur, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ref, ok := layout.FindPane(cur, paneID)
+	if !ok {
+		return nil, fmt.Errorf("split: no pane %q", paneID)
+	}
+	cwd := userHome()
+	if old, err := h.store.GetTerminal(ctx, ref.TerminalID); err == nil {
+		cwd = currentCwd(old)
+	}
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd})
+	if err != nil {
+		return nil, err
+	}
+	l, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.Split(l, paneID, direction, t.ID)
+		return l2, err
+	})
+	if err != nil {
+		h.dispose(ctx, []string{t.ID})
+	}
+	return l, err
+}
+
+// ClosePane closes a pane and hangs up its terminal.
+func (h *Host) ClosePane(ctx context.Context, paneID string) (*api.Layout, error) {
+	var closed []string
+	l, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, ids, err := layout.ClosePane(l, paneID)
+		closed = ids
+		return l2, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.dispose(ctx, closed)
+	return l, nil
+}
+
+// CloseTab closes a tab and hangs up its terminals.
+func (h *Host) CloseTab(ctx context.Context, tabID string) (*api.Layout, error) {
+	var closed []string
+	l, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, ids, err := layout.CloseTab(l, tabID)
+		closed = ids
+		return l2, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.dispose(ctx, closed)
+	return l, nil
+}
+
+// dispose ends terminals the user closed: the end is stamped as "closed"
+// before the hang-up, so the exit that follows cannot be mistaken for a
+// death.
+func (h *Host) dispose(ctx context.Context, ids []string) {
+	c, cerr := h.client()
+	for _, id := range ids {
+		if _, err := h.store.MarkTerminalEnded(ctx, id, api.StatusClosed, nil, "", time.Now()); err != nil {
+			h.log.Warn("mark closed terminal", "terminal", id, "err", err)
+		}
+		if cerr == nil {
+			if err := c.CloseSession(ctx, id, false); err != nil {
+				h.log.Debug("hang up closed terminal", "terminal", id, "err", err)
+			}
+		}
+		if t, err := h.Terminal(ctx, id); err == nil {
+			h.events.publish(Event{Kind: api.EventTerminal, Data: t})
+		}
+	}
+}
+
+// RestartPane gives a pane whose terminal has ended a fresh shell in the
+// same directory; the old output stays above a divider.
+func (h *Host) RestartPane(ctx context.Context, paneID string) (*api.Layout, error) {
+	cur, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ref, ok := layout.FindPane(cur, paneID)
+	if !ok {
+		return nil, fmt.Errorf("restart: no pane %q", paneID)
+	}
+	old, err := h.store.GetTerminal(ctx, ref.TerminalID)
+	if err != nil {
+		return nil, err
+	}
+	if old.Status == api.StatusRunning {
+		return nil, errors.New("restart: the pane's terminal is still running")
+	}
+	t, err := h.createTerminal(ctx, newTerminal{cwd: currentCwd(old)})
+	if err != nil {
+		return nil, err
+	}
+	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := layout.ReplaceTerminal(l, paneID, t.ID)
+		return l2, err
+	})
+}
+
+// Focus focuses a pane (and activates its tab).
+func (h *Host) Focus(ctx context.Context, paneID string) (*api.Layout, error) {
+	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.Focus(l, paneID) })
+}
+
+// ActivateTab switches tabs.
+func (h *Host) ActivateTab(ctx context.Context, tabID string) (*api.Layout, error) {
+	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.ActivateTab(l, tabID) })
+}
+
+// ResizeSplit sets the relative sizes of a split's children.
+func (h *Host) ResizeSplit(ctx context.Context, splitID string, sizes []float64) (*api.Layout, error) {
+	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.Resize(l, splitID, sizes) })
+}
+
+func (h *Host) focusedCwd(ctx context.Context) string {
+	l, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return userHome()
+	}
+	for _, tab := range l.Tabs {
+		if tab.ID != l.ActiveTabID {
+			continue
+		}
+		if ref, ok := layout.FindPane(l, tab.FocusedPaneID); ok {
+			if t, err := h.store.GetTerminal(ctx, ref.TerminalID); err == nil {
+				return currentCwd(t)
+			}
+		}
+	}
+	return userHome()
+}

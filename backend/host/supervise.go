@@ -1,0 +1,199 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+)
+
+// connect dials the daemon or starts one, counting starts against the
+// restart budget.
+func (h *Host) connect(ctx context.Context) error {
+	c, err := ptyclient.Ensure(ctx, h.cfg.Home, h.cfg.Exe, ptyclient.Options{
+		Name:   fmt.Sprintf("host-%d", os.Getpid()),
+		OnExit: h.onExit,
+	})
+	if err != nil {
+		return fmt.Errorf("connect to pty daemon: %w", err)
+	}
+	h.mu.Lock()
+	h.daemon = c
+	h.status = api.DaemonStatus{State: "up", PID: c.DaemonPID}
+	h.mu.Unlock()
+	h.log.Info("connected to pty daemon", "pid", c.DaemonPID)
+	h.events.publish(Event{Kind: api.EventDaemon, Data: h.DaemonStatus()})
+	return nil
+}
+
+// supervise notices the daemon's death (its connection closes at once; a
+// heartbeat catches a hung one), reconnects or restarts it within a capped
+// budget, and reconciles terminals afterwards.
+func (h *Host) supervise() {
+	defer h.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("supervisor panicked", "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	misses := 0
+	for {
+		c, _ := h.client()
+		var done <-chan struct{}
+		if c != nil {
+			done = c.Done()
+		}
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-tick.C:
+			if c == nil {
+				h.restart()
+				continue
+			}
+			ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
+			err := c.Ping(ctx)
+			cancel()
+			if err != nil && h.ctx.Err() == nil {
+				misses++
+				h.log.Warn("pty daemon did not answer a heartbeat", "misses", misses, "err", err)
+				if misses >= 3 {
+					c.Close() // treat a hung daemon as gone; Done fires next round
+				}
+			} else {
+				misses = 0
+			}
+		case <-done:
+			if h.ctx.Err() != nil {
+				return
+			}
+			h.log.Warn("pty daemon connection lost", "err", c.Err())
+			h.mu.Lock()
+			h.daemon = nil
+			h.mu.Unlock()
+			h.restart()
+		}
+	}
+}
+
+// restart reconnects, spending the restart budget; when the budget is
+// spent it reports failure and retries slowly.
+func (h *Host) restart() {
+	now := time.Now()
+	h.mu.Lock()
+	recent := h.restarts[:0]
+	for _, t := range h.restarts {
+		if now.Sub(t) < h.cfg.RestartWindow {
+			recent = append(recent, t)
+		}
+	}
+	h.restarts = recent
+	over := len(recent) >= h.cfg.RestartBudget
+	if !over {
+		h.restarts = append(h.restarts, now)
+	}
+	h.mu.Unlock()
+	if over {
+		msg := fmt.Sprintf("the pty daemon died %d times within %s; not restarting it until that eases (see %s)", len(recent), h.cfg.RestartWindow, h.cfg.Home.PtydLog())
+		h.setStatus(api.DaemonStatus{State: "failed", Message: msg})
+		h.log.Error("pty daemon restart budget spent", "restarts", len(recent))
+		return
+	}
+	h.setStatus(api.DaemonStatus{State: "restarting"})
+	ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
+	defer cancel()
+	if err := h.connect(ctx); err != nil {
+		h.log.Error("pty daemon restart failed", "err", err)
+		h.setStatus(api.DaemonStatus{State: "failed", Message: err.Error()})
+		return
+	}
+	if err := h.reconcile(ctx); err != nil {
+		h.log.Error("reconcile after daemon restart failed", "err", err)
+	}
+}
+
+func (h *Host) setStatus(s api.DaemonStatus) {
+	h.mu.Lock()
+	h.status = s
+	h.mu.Unlock()
+	h.events.publish(Event{Kind: api.EventDaemon, Data: s})
+}
+
+// pollForeground reports which program runs in front in each terminal, so
+// pane titles and close confirmations can name it, and records each shell's
+// current directory, so a pane restored after a crash starts where the user
+// was.
+func (h *Host) pollForeground() {
+	defer h.wg.Done()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		c, err := h.client()
+		if err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
+		list, err := c.List(ctx)
+		cancel()
+		if err != nil {
+			continue
+		}
+		var changed []string
+		cwds := map[string]string{}
+		h.mu.Lock()
+		seen := map[string]bool{}
+		for _, s := range list {
+			if !s.Alive {
+				continue
+			}
+			seen[s.ID] = true
+			if h.fg[s.ID] != s.Foreground {
+				h.fg[s.ID] = s.Foreground
+				changed = append(changed, s.ID)
+			}
+			if d, err := os.Readlink("/proc/" + strconv.Itoa(s.PID) + "/cwd"); err == nil && d != h.cwd[s.ID] {
+				h.cwd[s.ID] = d
+				cwds[s.ID] = d
+			}
+		}
+		for id := range h.fg {
+			if !seen[id] {
+				delete(h.fg, id)
+			}
+		}
+		for id := range h.cwd {
+			if !seen[id] {
+				delete(h.cwd, id)
+			}
+		}
+		h.mu.Unlock()
+		for id, d := range cwds {
+			if err := h.store.SetTerminalCwd(h.ctx, id, d); err != nil {
+				h.log.Warn("record terminal cwd", "terminal", id, "err", err)
+			}
+		}
+		for _, id := range changed {
+			if t, err := h.Terminal(h.ctx, id); err == nil {
+				h.events.publish(Event{Kind: api.EventTerminal, Data: t})
+			}
+		}
+	}
+}
+
+func (h *Host) foreground(id string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.fg[id]
+}

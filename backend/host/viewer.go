@@ -1,0 +1,154 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/scrollback"
+)
+
+// deadReplay is how much of an ended terminal's log a pane shows.
+const deadReplay = 1 << 20
+
+// Viewer streams terminals to one frontend connection. It has its own
+// daemon connection, so a page that stops acknowledging output holds back
+// only the terminals it shows.
+type Viewer struct {
+	h *Host
+
+	mu   sync.Mutex // guards conn, subs
+	conn *ptyclient.Client
+	subs map[string]*ptyclient.Subscription
+}
+
+// NewViewer starts a viewer; Close it when the frontend goes.
+func (h *Host) NewViewer() *Viewer {
+	return &Viewer{h: h, subs: map[string]*ptyclient.Subscription{}}
+}
+
+func (v *Viewer) client(ctx context.Context) (*ptyclient.Client, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.conn != nil {
+		select {
+		case <-v.conn.Done():
+			v.conn = nil
+			v.subs = map[string]*ptyclient.Subscription{}
+		default:
+			return v.conn, nil
+		}
+	}
+	c, err := ptyclient.Dial(ctx, v.h.cfg.Home.PtydSocket(), ptyclient.Options{Name: fmt.Sprintf("viewer-%d", os.Getpid())})
+	if err != nil {
+		return nil, fmt.Errorf("pty daemon unavailable: %w", err)
+	}
+	v.conn = c
+	return c, nil
+}
+
+// Stream receives a terminal's bytes. OnData runs on one goroutine per
+// viewer, in order; it must not block for long.
+type Stream struct {
+	OnData func([]byte)
+	OnEnd  func() // the stream ended (detach, daemon connection lost)
+}
+
+// Attach streams a terminal: what it showed (the daemon's replay buffer, or
+// for an ended terminal its on-disk log) followed by live output. cols and
+// rows, when set, resize a running terminal first so the replay is drawn at
+// the right width.
+func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint16, s Stream) (api.Terminal, int64, error) {
+	t, err := v.h.Terminal(ctx, terminalID)
+	if err != nil {
+		return api.Terminal{}, 0, err
+	}
+	if t.Status != api.StatusRunning {
+		tail, _, ok, err := scrollback.Tail(v.h.cfg.Home.ScrollbackDir(), terminalID, deadReplay)
+		if err != nil {
+			return t, 0, err
+		}
+		if ok && len(tail) > 0 && s.OnData != nil {
+			s.OnData(tail)
+		}
+		if s.OnEnd != nil {
+			s.OnEnd()
+		}
+		return t, int64(len(tail)), nil
+	}
+	if cols > 0 && rows > 0 {
+		if err := v.h.Resize(ctx, terminalID, cols, rows); err != nil {
+			v.h.log.Debug("resize before attach", "terminal", terminalID, "err", err)
+		}
+	}
+	c, err := v.client(ctx)
+	if err != nil {
+		return t, 0, err
+	}
+	v.mu.Lock()
+	if _, dup := v.subs[terminalID]; dup {
+		v.mu.Unlock()
+		return t, 0, fmt.Errorf("terminal %s is already attached on this connection", terminalID)
+	}
+	v.mu.Unlock()
+	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: s.OnData, OnEnd: s.OnEnd})
+	if err != nil {
+		return t, 0, err
+	}
+	v.mu.Lock()
+	v.subs[terminalID] = sub
+	v.mu.Unlock()
+	return t, sub.Replay, nil
+}
+
+// Ack acknowledges n bytes of a terminal's output as rendered.
+func (v *Viewer) Ack(terminalID string, n int64) error {
+	v.mu.Lock()
+	sub := v.subs[terminalID]
+	v.mu.Unlock()
+	if sub == nil {
+		return nil // ended terminals stream from disk: nothing to acknowledge
+	}
+	return sub.Ack(n)
+}
+
+// Input sends keystrokes to a terminal, in call order.
+func (v *Viewer) Input(ctx context.Context, terminalID string, p []byte) error {
+	c, err := v.client(ctx)
+	if err != nil {
+		return err
+	}
+	return c.Input(terminalID, p)
+}
+
+// Detach stops streaming a terminal.
+func (v *Viewer) Detach(ctx context.Context, terminalID string) error {
+	v.mu.Lock()
+	sub := v.subs[terminalID]
+	delete(v.subs, terminalID)
+	v.mu.Unlock()
+	if sub == nil {
+		return nil
+	}
+	err := sub.Unsubscribe(ctx)
+	if errors.Is(err, ptyclient.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close ends every stream of this viewer.
+func (v *Viewer) Close() {
+	v.mu.Lock()
+	c := v.conn
+	v.conn = nil
+	v.subs = map[string]*ptyclient.Subscription{}
+	v.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+}
