@@ -99,12 +99,16 @@ func (s *session) run(parent context.Context) {
 		for e := range events {
 			s.sendJSON(eventMsg{Event: e.Kind, Data: e.Data})
 		}
-		// Closed: this page fell too far behind. Drop it; it reconnects and
-		// reloads the whole state.
+		if s.ctx.Err() != nil {
+			return // the page went away
+		}
+		// Closed under us: this page fell too far behind. Drop it; it
+		// reconnects and reloads the whole state.
 		s.log.Warn("page fell behind on events; closing its connection")
 		s.c.Close(websocket.StatusTryAgainLater, "events overflowed; reconnect")
 	}()
 	err := s.readLoop()
+	s.cancel()
 	s.mu.Lock()
 	s.closed = true
 	s.cond.Broadcast()

@@ -1,0 +1,301 @@
+package web
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/lockfile"
+	"github.com/reprise-dev/reprise/backend/paths"
+)
+
+var reprise string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "reprise-web-test")
+	if err != nil {
+		panic(err)
+	}
+	reprise = filepath.Join(dir, "reprise")
+	if out, err := exec.Command("go", "build", "-o", reprise, "github.com/reprise-dev/reprise").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func startServer(t *testing.T) *Server {
+	t.Helper()
+	dir, _ := os.MkdirTemp("", "rw")
+	home := paths.Home{Dir: dir}
+	h, err := host.Start(context.Background(), host.Config{
+		Home: home, Exe: reprise, Shell: []string{"/bin/sh"},
+		BaseEnv: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + dir},
+		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Listen(h, Options{Assets: fstest.MapFS{"index.html": {Data: []byte("<h1>Reprise</h1>")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close(context.Background())
+		h.Close()
+		if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		os.RemoveAll(dir)
+	})
+	return s
+}
+
+func TestTokenAndOrigin(t *testing.T) {
+	s := startServer(t)
+	base := "http://" + s.Addr()
+	cases := []struct {
+		name, path, origin string
+		want               int
+	}{
+		{"page without token", "/", "", 401},
+		{"page with wrong token", "/?token=nope", "", 401},
+		{"page with token", "/?token=" + s.Token(), "", 200},
+		{"ws without token", "/ws", "", 401},
+		{"ws from a foreign origin", "/ws?token=" + s.Token(), "http://evil.example", 403},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", base+tc.path, nil)
+			if tc.origin != "" {
+				req.Header.Set("Origin", tc.origin)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.want)
+			}
+		})
+	}
+	if _, err := Listen(nil, Options{Listen: "0.0.0.0:0"}); err == nil {
+		t.Fatal("a non-loopback listen address was accepted")
+	}
+}
+
+// page is a minimal client of the frontend protocol.
+type page struct {
+	t      *testing.T
+	c      *websocket.Conn
+	mu     sync.Mutex
+	nextID uint64
+	waits  map[uint64]chan map[string]json.RawMessage
+	out    map[uint32]*strings.Builder
+	events chan string
+}
+
+func connect(t *testing.T, s *Server, origin string) *page {
+	t.Helper()
+	hdr := http.Header{}
+	if origin != "" {
+		hdr.Set("Origin", origin)
+	}
+	c, _, err := websocket.Dial(context.Background(), s.WSURL()+"?token="+s.Token(), &websocket.DialOptions{HTTPHeader: hdr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadLimit(8 << 20)
+	p := &page{t: t, c: c, waits: map[uint64]chan map[string]json.RawMessage{}, out: map[uint32]*strings.Builder{}, events: make(chan string, 100)}
+	go p.read()
+	t.Cleanup(func() { c.CloseNow() })
+	return p
+}
+
+func (p *page) read() {
+	for {
+		typ, data, err := p.c.Read(context.Background())
+		if err != nil {
+			return
+		}
+		if typ == websocket.MessageBinary {
+			h := binary.BigEndian.Uint32(data[1:5])
+			p.mu.Lock()
+			if p.out[h] == nil {
+				p.out[h] = &strings.Builder{}
+			}
+			p.out[h].Write(data[5:])
+			p.mu.Unlock()
+			p.c.Write(context.Background(), websocket.MessageText, []byte(fmt.Sprintf(`{"method":"ack","params":{"handle":%d,"bytes":%d}}`, h, len(data)-5)))
+			continue
+		}
+		var m map[string]json.RawMessage
+		json.Unmarshal(data, &m)
+		if ev, ok := m["event"]; ok {
+			select {
+			case p.events <- string(ev):
+			default:
+			}
+			continue
+		}
+		var id uint64
+		json.Unmarshal(m["id"], &id)
+		p.mu.Lock()
+		ch := p.waits[id]
+		p.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
+
+func (p *page) call(method string, params any, result any) error {
+	p.mu.Lock()
+	p.nextID++
+	id := p.nextID
+	ch := make(chan map[string]json.RawMessage, 1)
+	p.waits[id] = ch
+	p.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{"id": id, "method": method, "params": params})
+	if err := p.c.Write(context.Background(), websocket.MessageText, b); err != nil {
+		return err
+	}
+	select {
+	case m := <-ch:
+		if e, ok := m["error"]; ok {
+			var s string
+			json.Unmarshal(e, &s)
+			return fmt.Errorf("%s", s)
+		}
+		if result != nil {
+			return json.Unmarshal(m["result"], result)
+		}
+		return nil
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("%s: no response", method)
+	}
+}
+
+func (p *page) input(handle uint32, s string) {
+	b := make([]byte, 5+len(s))
+	b[0] = kindInput
+	binary.BigEndian.PutUint32(b[1:5], handle)
+	copy(b[5:], s)
+	p.c.Write(context.Background(), websocket.MessageBinary, b)
+}
+
+func (p *page) text(h uint32) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.out[h] == nil {
+		return ""
+	}
+	return p.out[h].String()
+}
+
+func (p *page) waitText(h uint32, want string) {
+	p.t.Helper()
+	deadline := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(p.text(h), want) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.t.Fatalf("timed out waiting for %q; have %q", want, p.text(h))
+}
+
+type helloResult struct {
+	Layout    api.Layout     `json:"layout"`
+	Terminals []api.Terminal `json:"terminals"`
+}
+
+type attachResult struct {
+	Handle uint32 `json:"handle"`
+}
+
+func firstTerminal(t *testing.T, p *page) (helloResult, uint32) {
+	t.Helper()
+	var hello helloResult
+	if err := p.call("hello", nil, &hello); err != nil {
+		t.Fatal(err)
+	}
+	if len(hello.Layout.Tabs) != 1 {
+		t.Fatalf("want one tab, got %d", len(hello.Layout.Tabs))
+	}
+	var a attachResult
+	if err := p.call("attach", map[string]any{"terminalId": hello.Layout.Tabs[0].Root.TerminalID, "cols": 100, "rows": 30}, &a); err != nil {
+		t.Fatal(err)
+	}
+	return hello, a.Handle
+}
+
+func TestEchoAndBurstOrder(t *testing.T) {
+	s := startServer(t)
+	p := connect(t, s, "http://"+s.Addr())
+	_, h := firstTerminal(t, p)
+	p.input(h, "echo hel''lo-$((6*7))\n")
+	p.waitText(h, "hello-42")
+
+	// 200 characters typed in one burst, one frame per keystroke, arrive in order.
+	var want strings.Builder
+	for i := 0; i < 200; i++ {
+		want.WriteByte("abcdefghijklmnopqrstuvwxyz0123456789"[i%36])
+	}
+	p.input(h, "stty -echo; read x; echo \"got:$x\"\n")
+	time.Sleep(200 * time.Millisecond)
+	for _, r := range want.String() {
+		p.input(h, string(r))
+	}
+	p.input(h, "\n")
+	p.waitText(h, "got:"+want.String())
+}
+
+func TestLayoutOpsBroadcast(t *testing.T) {
+	s := startServer(t)
+	p1 := connect(t, s, "")
+	p2 := connect(t, s, wailsLikeOrigin(s))
+	hello, _ := firstTerminal(t, p1)
+	var l api.Layout
+	if err := p1.call("layout.split", map[string]any{"paneId": hello.Layout.Tabs[0].Root.ID, "direction": "column"}, &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.Tabs[0].Root.Type != api.NodeSplit || len(l.Tabs[0].Root.Children) != 2 {
+		t.Fatalf("split did not happen: %+v", l.Tabs[0].Root)
+	}
+	select {
+	case ev := <-p2.events:
+		if !strings.Contains(ev, "layout") {
+			t.Fatalf("unexpected event %s", ev)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("second page got no layout event")
+	}
+	if err := p1.call("layout.split", map[string]any{"paneId": "nope", "direction": "row"}, nil); err == nil {
+		t.Fatal("split of a missing pane succeeded")
+	}
+	if err := p1.call("no.such.method", nil, nil); err == nil || !strings.Contains(err.Error(), "unknown method") {
+		t.Fatalf("unknown method: %v", err)
+	}
+}
+
+func wailsLikeOrigin(*Server) string { return "" }
