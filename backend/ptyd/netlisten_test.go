@@ -1,0 +1,5 @@
+package ptyd
+
+import "net"
+
+func netListen(sock string) (net.Listener, error) { return net.Listen("unix", sock) }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Every test: Go unit and integration tests (real ptys, the real daemon
+# binary, real SQLite), frontend unit tests, browser end-to-end tests in
+# headless Chromium against `reprise serve`, and a smoke test of the real
+# window under Xvfb. Run through `make test`, which builds first.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin:$(go env GOPATH)/bin"
+ART="${ARTIFACTS:-test-artifacts}"
+mkdir -p "$ART"
+
+passed=0; failed=0; failures=()
+step() {
+  local name="$1"; shift
+  echo "=== $name"
+  local t0=$SECONDS
+  if "$@"; then
+    passed=$((passed+1)); echo "--- ok   $name ($((SECONDS-t0))s)"
+  else
+    failed=$((failed+1)); failures+=("$name"); echo "--- FAIL $name ($((SECONDS-t0))s)"
+  fi
+}
+
+step "go vet" go vet ./backend/... .
+step "go test (race)" go test -race -count=1 -timeout 15m ./backend/... .
+step "frontend unit tests (vitest)" bash -c 'cd frontend && npm test --silent'
+if [ -f e2e/package.json ]; then
+  step "browser end-to-end (headless chromium)" bash -c "cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN=$PWD/build/bin/reprise ARTIFACTS=$PWD/$ART node --test --test-concurrency=1 tests/"
+fi
+step "desktop window smoke test (Xvfb)" scripts/desktop-smoke.sh "$ART"
+
+echo
+echo "Artifacts (screenshots, logs): $ART"
+for f in "${failures[@]}"; do echo "failed: $f"; done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
