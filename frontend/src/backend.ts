@@ -1,0 +1,256 @@
+// The one typed facade over the host (docs/wire.md). Everything the UI asks of
+// the host goes through here; components and the terminal view never see the
+// transport, so they work the same in the desktop app and in a browser.
+
+import type { AttachResult, DaemonStatus, ForegroundResult, HelloResult, Layout, Method, Methods, Terminal, Direction } from './api';
+import { decodeFrame, encodeFrame, KIND_INPUT, KIND_OUTPUT } from './stream/frame';
+import { Emitter, type Transport } from './transport/transport';
+
+export type BackendState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** One attachment of a terminal: its output arrives at the sink given to attach. */
+export interface Attachment {
+  readonly handle: number;
+  readonly terminal: Terminal;
+  /** Sends input bytes (one kind-2 frame). */
+  input(payload: Uint8Array): void;
+  /** Acknowledges rendered output bytes. */
+  ack(bytes: number): void;
+  /** Stops routing output here and tells the host (best effort). */
+  detach(): void;
+  /** False once detached or once the connection it was made on is gone. */
+  readonly live: boolean;
+}
+
+export type OutputSink = (payload: Uint8Array) => void;
+
+/** Output that arrives for a handle before its attach response is processed is held, up to this much. */
+const EARLY_LIMIT = 8 << 20;
+
+export class Backend {
+  private readonly t: Transport;
+  private sinks = new Map<number, OutputSink>();
+  private early = new Map<number, { chunks: Uint8Array[]; bytes: number }>();
+  /** Detached handles: output still in flight for them is dropped, not held. */
+  private dead = new Set<number>();
+  /** Bumped on every new connection; attachments from older ones are dead. */
+  private generation = 0;
+  private current: BackendState = 'connecting';
+  private opened = false;
+  private readonly stateEmitter = new Emitter<[BackendState]>();
+  private readonly layoutEmitter = new Emitter<[Layout]>();
+  private readonly terminalEmitter = new Emitter<[Terminal]>();
+  private readonly exitEmitter = new Emitter<[Terminal]>();
+  private readonly daemonEmitter = new Emitter<[DaemonStatus]>();
+  private readonly helloEmitter = new Emitter<[HelloResult, boolean]>();
+  private firstHello: Promise<HelloResult> | null = null;
+  private resolveFirst: ((h: HelloResult) => void) | null = null;
+  private readonly unsubs: (() => void)[] = [];
+
+  constructor(transport: Transport) {
+    this.t = transport;
+    this.unsubs.push(
+      transport.onBinary((data) => this.route(data)),
+      transport.onEvent((event, data) => this.dispatch(event, data)),
+      transport.onState((s) => this.onTransportState(s)),
+    );
+  }
+
+  get state(): BackendState {
+    return this.current;
+  }
+
+  /** Connects and says hello; resolves with the first hello. Later reconnects re-hello and fire onHello(…, true). */
+  start(): Promise<HelloResult> {
+    if (!this.firstHello) {
+      this.firstHello = new Promise((resolve) => (this.resolveFirst = resolve));
+      void this.t.connect();
+      if (this.t.state === 'open') void this.onTransportState('open');
+    }
+    return this.firstHello;
+  }
+
+  stop(): void {
+    for (const u of this.unsubs) u();
+    this.t.close();
+    this.setState('closed');
+  }
+
+  onState(cb: (s: BackendState) => void): () => void {
+    return this.stateEmitter.on(cb);
+  }
+  onLayout(cb: (l: Layout) => void): () => void {
+    return this.layoutEmitter.on(cb);
+  }
+  onTerminal(cb: (t: Terminal) => void): () => void {
+    return this.terminalEmitter.on(cb);
+  }
+  onExit(cb: (t: Terminal) => void): () => void {
+    return this.exitEmitter.on(cb);
+  }
+  onDaemon(cb: (d: DaemonStatus) => void): () => void {
+    return this.daemonEmitter.on(cb);
+  }
+  /** Every successful hello; reconnected is true after a reconnect (re-attach then). */
+  onHello(cb: (h: HelloResult, reconnected: boolean) => void): () => void {
+    return this.helloEmitter.on(cb);
+  }
+
+  hello(): Promise<HelloResult> {
+    return this.call('hello', {});
+  }
+
+  async attach(terminalId: string, cols: number, rows: number, sink: OutputSink): Promise<Attachment> {
+    const gen = this.generation;
+    const res: AttachResult = await this.call('attach', { terminalId, cols, rows });
+    // Runs in the microtask right after the response, before the next socket
+    // message, so the replay that follows the response lands here.
+    if (gen !== this.generation) throw new Error('attach: connection lost');
+    const handle = res.handle;
+    this.sinks.set(handle, sink);
+    const held = this.early.get(handle);
+    this.early.delete(handle);
+    if (held) for (const c of held.chunks) sink(c);
+    let detached = false;
+    const live = () => !detached && gen === this.generation;
+    return {
+      handle,
+      terminal: res.terminal,
+      get live() {
+        return live();
+      },
+      input: (payload) => {
+        if (live() && payload.byteLength > 0) this.t.sendBinary(encodeFrame(KIND_INPUT, handle, payload));
+      },
+      ack: (bytes) => {
+        if (live() && bytes > 0) this.t.notify('ack', { handle, bytes });
+      },
+      detach: () => {
+        if (!live()) {
+          detached = true;
+          return;
+        }
+        detached = true;
+        if (this.sinks.get(handle) === sink) this.sinks.delete(handle);
+        this.early.delete(handle);
+        this.dead.add(handle);
+        this.call('detach', { handle }).catch(() => {});
+      },
+    };
+  }
+
+  resize(terminalId: string, cols: number, rows: number): Promise<void> {
+    return this.call('resize', { terminalId, cols, rows }).then(() => undefined);
+  }
+
+  readonly layout = {
+    get: (): Promise<Layout> => this.layoutCall('layout.get', {}),
+    newTab: (cwd?: string): Promise<Layout> => this.layoutCall('layout.newTab', cwd ? { cwd } : {}),
+    split: (paneId: string, direction: Direction): Promise<Layout> => this.layoutCall('layout.split', { paneId, direction }),
+    closePane: (paneId: string): Promise<Layout> => this.layoutCall('layout.closePane', { paneId }),
+    closeTab: (tabId: string): Promise<Layout> => this.layoutCall('layout.closeTab', { tabId }),
+    restartPane: (paneId: string): Promise<Layout> => this.layoutCall('layout.restartPane', { paneId }),
+    focus: (paneId: string): Promise<Layout> => this.layoutCall('layout.focus', { paneId }),
+    activateTab: (tabId: string): Promise<Layout> => this.layoutCall('layout.activateTab', { tabId }),
+    resize: (splitId: string, sizes: number[]): Promise<Layout> => this.layoutCall('layout.resize', { splitId, sizes }),
+  };
+
+  readonly terminals = {
+    list: (): Promise<Terminal[]> => this.call('terminals.list', {}),
+    foreground: (terminalId: string): Promise<ForegroundResult> => this.call('terminals.foreground', { terminalId }),
+  };
+
+  private call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
+    return this.t.request<Methods[M][1]>(method, params);
+  }
+
+  /** Layout-changing calls also feed their result to onLayout listeners (the event may come too; versions dedupe). */
+  private async layoutCall<M extends Method>(method: M, params: Methods[M][0]): Promise<Layout> {
+    const layout = (await this.call(method, params)) as Layout;
+    this.layoutEmitter.emit(layout);
+    return layout;
+  }
+
+  private route(data: Uint8Array): void {
+    const f = decodeFrame(data);
+    if (!f || f.kind !== KIND_OUTPUT) return;
+    const sink = this.sinks.get(f.handle);
+    if (sink) {
+      sink(f.payload);
+      return;
+    }
+    if (this.dead.has(f.handle)) return;
+    let held = this.early.get(f.handle);
+    if (!held) this.early.set(f.handle, (held = { chunks: [], bytes: 0 }));
+    if (held.bytes + f.payload.byteLength <= EARLY_LIMIT) {
+      held.chunks.push(f.payload);
+      held.bytes += f.payload.byteLength;
+    }
+  }
+
+  private dispatch(event: string, data: unknown): void {
+    switch (event) {
+      case 'layout':
+        this.layoutEmitter.emit(data as Layout);
+        break;
+      case 'terminal':
+        this.terminalEmitter.emit(data as Terminal);
+        break;
+      case 'exit':
+        this.exitEmitter.emit(data as Terminal);
+        break;
+      case 'daemon':
+        this.daemonEmitter.emit(data as DaemonStatus);
+        break;
+      default:
+        // Unknown events are from a newer host; ignore them.
+        break;
+    }
+  }
+
+  private async onTransportState(s: string): Promise<void> {
+    if (s !== 'open') {
+      if (s === 'reconnecting' || s === 'connecting') {
+        // Handles die with the socket.
+        this.forgetHandles();
+        this.setState(this.opened ? 'reconnecting' : 'connecting');
+      } else if (s === 'closed') {
+        this.setState('closed');
+      }
+      return;
+    }
+    this.forgetHandles();
+    const gen = this.generation;
+    let h: HelloResult;
+    try {
+      h = await this.hello();
+    } catch (err) {
+      // The socket closed again (or the host refused); the next open retries.
+      console.warn('reprise: hello failed', err);
+      return;
+    }
+    if (gen !== this.generation) return;
+    if (h.version !== 1) console.warn(`reprise: host speaks protocol ${h.version}, page speaks 1`);
+    const reconnected = this.opened;
+    this.opened = true;
+    this.setState('open');
+    this.helloEmitter.emit(h, reconnected);
+    if (!reconnected && this.resolveFirst) {
+      this.resolveFirst(h);
+      this.resolveFirst = null;
+    }
+  }
+
+  private forgetHandles(): void {
+    this.generation++;
+    this.sinks.clear();
+    this.early.clear();
+    this.dead.clear();
+  }
+
+  private setState(s: BackendState): void {
+    if (s === this.current) return;
+    this.current = s;
+    this.stateEmitter.emit(s);
+  }
+}

@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { useServices } from '../context';
+import { shortcutFor } from '../keys';
+import { focusedPane } from '../layout/layout';
+import { useStore } from '../store';
+import { ConfirmDialog } from './ConfirmDialog';
+import { SplitView } from './SplitView';
+import { StatusBar } from './StatusBar';
+import { TabBar } from './TabBar';
+
+export function App() {
+  const { store, actions } = useServices();
+  const layout = useStore(store, (s) => s.layout);
+  const conn = useStore(store, (s) => s.conn);
+
+  // Shortcuts when the keyboard is not in a terminal (tab bar, buttons, body).
+  // Inside a terminal, xterm's custom key handler takes them first.
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.defaultPrevented || store.get().confirm) return;
+      const target = ev.target as HTMLElement | null;
+      if (target?.closest('.xterm')) return;
+      const s = shortcutFor(ev);
+      if (!s) return;
+      const editable = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
+      if (editable && (s === 'copy' || s === 'paste')) return;
+      ev.preventDefault();
+      actions.shortcut(s);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, actions]);
+
+  return (
+    <div className="app">
+      <TabBar />
+      <main className="workspace">
+        {layout ? (
+          layout.tabs.map((tab) => {
+            const active = tab.id === layout.activeTabId;
+            return (
+              <div key={tab.id} className="tab-panel" role="tabpanel" hidden={!active} data-tab-id={tab.id}>
+                <SplitView node={tab.root} tabActive={active} focusedPaneId={focusedPane(tab)?.id ?? ''} />
+              </div>
+            );
+          })
+        ) : (
+          <div className="splash">{conn === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}</div>
+        )}
+      </main>
+      <StatusBar />
+      <ConfirmDialog />
+    </div>
+  );
+}

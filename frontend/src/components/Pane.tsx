@@ -1,0 +1,117 @@
+import { useEffect, useRef } from 'react';
+import type { PaneNode } from '../api';
+import { useServices } from '../context';
+import { useStore } from '../store';
+import { paneTitle, restoredLabel, terminalState } from '../terminal/describe';
+import type { TerminalView } from '../terminal/TerminalView';
+import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
+import { SearchBox } from './SearchBox';
+
+export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: boolean; focused: boolean }) {
+  const { store, actions, views } = useServices();
+  const terminal = useStore(store, (s) => s.terminals[pane.terminalId]);
+  const osc = useStore(store, (s) => s.titles[pane.terminalId]);
+  const error = useStore(store, (s) => s.paneErrors[pane.id]);
+  const searching = useStore(store, (s) => s.searchPaneId === pane.id);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const viewRef = useRef<TerminalView | null>(null);
+
+  useEffect(() => {
+    const el = hostRef.current;
+    if (!el) return;
+    const view = views.acquire(pane.id, pane.terminalId);
+    view.placeIn(el);
+    viewRef.current = view;
+    return () => {
+      viewRef.current = null;
+      view.removeFrom(el);
+    };
+  }, [views, pane.id, pane.terminalId]);
+
+  // Keyboard focus follows the host's focused pane of the visible tab.
+  useEffect(() => {
+    if (tabActive && focused && !store.get().confirm && store.get().searchPaneId !== pane.id) viewRef.current?.focus();
+  }, [tabActive, focused, store, pane.id, pane.terminalId]);
+
+  const title = paneTitle(terminal, osc);
+  const state = terminalState(terminal);
+  const restored = restoredLabel(terminal);
+  const ended = state.kind === 'exited' || state.kind === 'killed';
+
+  return (
+    <section
+      className={'pane' + (focused ? ' focused' : '')}
+      data-testid="pane"
+      data-pane-id={pane.id}
+      data-terminal-id={pane.terminalId}
+      data-state={state.kind}
+      aria-label={`Terminal ${title}`}
+      onPointerDownCapture={() => actions.focusPane(pane.id)}
+    >
+      <header className="pane-header">
+        <span className="pane-title" title={terminal?.cwd ? `${title} — ${terminal.cwd}` : title}>
+          {title}
+        </span>
+        {state.label && (
+          <span className={'pill state-' + state.kind} data-testid="pane-state">
+            {state.label}
+          </span>
+        )}
+        {restored && (
+          <span className="pill state-restored" data-testid="pane-restored" title={restored.detail}>
+            {restored.label}
+          </span>
+        )}
+        <span className="pane-actions">
+          {ended && (
+            <button
+              className="icon-button"
+              data-testid="restart-pane"
+              aria-label="Restart: new shell in this pane"
+              title="Restart: a new shell in this pane"
+              onClick={() => actions.restartPane(pane.id)}
+            >
+              <RestartIcon />
+            </button>
+          )}
+          <button
+            className="icon-button"
+            data-testid="split-right"
+            aria-label="Split right"
+            title="Split right (Ctrl+Shift+D)"
+            onClick={() => actions.split('row', pane.id)}
+          >
+            <SplitRightIcon />
+          </button>
+          <button
+            className="icon-button"
+            data-testid="split-down"
+            aria-label="Split down"
+            title="Split down (Ctrl+Shift+E)"
+            onClick={() => actions.split('column', pane.id)}
+          >
+            <SplitDownIcon />
+          </button>
+          <button
+            className="icon-button"
+            data-testid="close-pane"
+            aria-label="Close pane"
+            title="Close pane (Ctrl+Shift+W)"
+            onClick={() => void actions.closePane(pane.id)}
+          >
+            <CloseIcon />
+          </button>
+        </span>
+      </header>
+      <div className="pane-body">
+        <div className="xterm-host" ref={hostRef} />
+        {searching && viewRef.current && <SearchBox view={viewRef.current} onClose={() => actions.closeSearch()} />}
+        {error && (
+          <div className="pane-error" role="alert">
+            {error}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

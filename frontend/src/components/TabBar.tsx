@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import type { Tab } from '../api';
+import { useServices } from '../context';
+import { focusedPane } from '../layout/layout';
+import { useStore } from '../store';
+import { paneTitle } from '../terminal/describe';
+import { HelpButton } from './HelpButton';
+import { CloseIcon, PlusIcon } from './icons';
+
+export function TabBar() {
+  const { store, actions } = useServices();
+  const layout = useStore(store, (s) => s.layout);
+  if (!layout) return <div className="tabbar" />;
+  return (
+    <div className="tabbar">
+      <div className="tabs" role="tablist" aria-label="Tabs">
+        {layout.tabs.map((tab, i) => (
+          <TabButton key={tab.id} tab={tab} index={i} active={tab.id === layout.activeTabId} />
+        ))}
+        <button
+          className="icon-button new-tab"
+          data-testid="new-tab"
+          aria-label="New tab"
+          title="New tab (Ctrl+Shift+T)"
+          onClick={() => actions.newTab()}
+        >
+          <PlusIcon />
+        </button>
+      </div>
+      <HelpButton />
+    </div>
+  );
+}
+
+function TabButton({ tab, index, active }: { tab: Tab; index: number; active: boolean }) {
+  const { store, actions } = useServices();
+  const pane = focusedPane(tab);
+  const terminal = useStore(store, (s) => (pane ? s.terminals[pane.terminalId] : undefined));
+  const osc = useStore(store, (s) => (pane ? s.titles[pane.terminalId] : undefined));
+  const [hover, setHover] = useState(false);
+  const title = tab.title || paneTitle(terminal, osc);
+  return (
+    <div
+      className={'tab' + (active ? ' active' : '')}
+      data-testid="tab"
+      data-tab-id={tab.id}
+      role="tab"
+      aria-selected={active}
+      tabIndex={active ? 0 : -1}
+      title={title}
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+      onMouseDown={(e) => {
+        if (e.button === 1) {
+          e.preventDefault();
+          void actions.closeTab(tab.id);
+        }
+      }}
+      onClick={() => actions.activateTab(tab.id)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') actions.activateTab(tab.id);
+      }}
+    >
+      <span className="tab-title">{title || `Tab ${index + 1}`}</span>
+      <button
+        className={'icon-button tab-close' + (active || hover ? ' shown' : '')}
+        data-testid="close-tab"
+        aria-label={`Close tab ${title || index + 1}`}
+        title="Close tab"
+        onClick={(e) => {
+          e.stopPropagation();
+          void actions.closeTab(tab.id);
+        }}
+      >
+        <CloseIcon />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { Terminal } from '../api';
+import { basename, paneTitle, restoredLabel, terminalState } from './describe';
+
+const base: Terminal = { id: 't1', pid: 10, cwd: '/home/me/proj/', argv: ['/bin/bash'], status: 'running', createdAt: '' };
+
+describe('pane title and state', () => {
+  it('names a pane by OSC title, then foreground, then cwd', () => {
+    expect(paneTitle(base, 'vim: main.go')).toBe('vim: main.go');
+    expect(paneTitle({ ...base, foreground: 'claude' }, '')).toBe('claude');
+    expect(paneTitle({ ...base, foreground: 'claude' }, '  ')).toBe('claude');
+    expect(paneTitle(base, undefined)).toBe('proj');
+    expect(paneTitle({ ...base, cwd: '/' }, undefined)).toBe('/');
+    expect(paneTitle({ ...base, cwd: '' }, undefined)).toBe('bash');
+    expect(paneTitle(undefined, undefined)).toBe('terminal');
+    expect(basename('a/b')).toBe('b');
+  });
+
+  it('says how the process ended', () => {
+    expect(terminalState(base).label).toBe('running');
+    expect(terminalState({ ...base, status: 'exited', exitCode: 0 }).label).toBe('exited (status 0)');
+    expect(terminalState({ ...base, status: 'exited', exitCode: 2 }).label).toBe('exited (status 2)');
+    expect(terminalState({ ...base, status: 'exited', exitSignal: 'SIGKILL' })).toEqual({ kind: 'killed', label: 'killed (SIGKILL)' });
+    expect(terminalState({ ...base, status: 'exited', exitSignal: 'TERM' }).label).toBe('killed (SIGTERM)');
+    expect(terminalState({ ...base, status: 'exited', exitSignal: 'killed' }).label).toBe('killed (killed)');
+    expect(terminalState({ ...base, status: 'lost' }).label).toBe('lost');
+    expect(terminalState({ ...base, status: 'closed' }).label).toBe('closed');
+    expect(terminalState(undefined).kind).toBe('unknown');
+  });
+
+  it('labels restored scrollback', () => {
+    expect(restoredLabel(base)).toBeNull();
+    expect(restoredLabel({ ...base, restoredFrom: 't0' })?.label).toBe('restored');
+    expect(restoredLabel({ ...base, restoredFrom: 't0', restoredEndedAt: '2025-01-02T03:04:05Z' })?.detail).toMatch(/ended/);
+  });
+});

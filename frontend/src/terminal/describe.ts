@@ -1,0 +1,58 @@
+// How a pane names its terminal and says what state it is in.
+
+import type { Terminal } from '../api';
+
+export function basename(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed === '') return path.startsWith('/') ? '/' : '';
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+/** OSC title, else the foreground command, else the cwd's last element. */
+export function paneTitle(t: Terminal | undefined, oscTitle: string | undefined): string {
+  if (oscTitle && oscTitle.trim()) return oscTitle.trim();
+  if (t?.foreground) return t.foreground;
+  if (t?.cwd) return basename(t.cwd) || t.cwd;
+  const argv0 = t?.argv?.[0];
+  return argv0 ? basename(argv0) : 'terminal';
+}
+
+export type StateKind = 'running' | 'exited' | 'killed' | 'lost' | 'closed' | 'unknown';
+
+export interface PaneState {
+  kind: StateKind;
+  label: string;
+}
+
+export function signalName(sig: string): string {
+  return /^[A-Z0-9]+$/.test(sig) && !/^\d+$/.test(sig) && !sig.startsWith('SIG') ? 'SIG' + sig : sig;
+}
+
+export function terminalState(t: Terminal | undefined): PaneState {
+  if (!t) return { kind: 'unknown', label: '' };
+  switch (t.status) {
+    case 'running':
+      return { kind: 'running', label: 'running' };
+    case 'exited':
+      if (t.exitSignal) return { kind: 'killed', label: `killed (${signalName(t.exitSignal)})` };
+      if (t.exitCode !== undefined && t.exitCode !== null) return { kind: 'exited', label: `exited (status ${t.exitCode})` };
+      return { kind: 'exited', label: 'exited' };
+    case 'lost':
+      return { kind: 'lost', label: 'lost' };
+    case 'closed':
+      return { kind: 'closed', label: 'closed' };
+    default:
+      return { kind: 'unknown', label: t.status };
+  }
+}
+
+/** "restored" when this terminal shows scrollback from an earlier one, with when that one ended. */
+export function restoredLabel(t: Terminal | undefined): { label: string; detail: string } | null {
+  if (!t?.restoredFrom) return null;
+  const when = t.restoredEndedAt ? new Date(t.restoredEndedAt) : null;
+  const detail =
+    when && !isNaN(when.getTime())
+      ? `Output above the divider is from before the restart; that process ended ${when.toLocaleString()}.`
+      : 'Output above the divider is from before the restart.';
+  return { label: 'restored', detail };
+}

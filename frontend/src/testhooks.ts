@@ -1,0 +1,44 @@
+// Read-only helpers for end-to-end tests, present in every build:
+// window.__reprise.paneText(paneId), .layout(), .stats(), .terminals(), .connection().
+
+import type { Layout, Terminal } from './api';
+import type { BackendState } from './backend';
+import type { Store } from './store';
+import type { ViewRegistry } from './terminal/registry';
+import type { ViewStats } from './terminal/TerminalView';
+
+export interface RepriseTestHooks {
+  /** The pane's active buffer as text (all lines, trimmed right); null for an unknown pane. */
+  paneText(paneId: string): string | null;
+  /** A copy of the last layout from the host. */
+  layout(): Layout | null;
+  /** Per live handle: bytes written to xterm, rendered, acknowledged (totals over the view's attachments). */
+  stats(): Record<string, ViewStats>;
+  terminals(): Terminal[];
+  connection(): BackendState;
+}
+
+declare global {
+  interface Window {
+    __reprise?: RepriseTestHooks;
+  }
+}
+
+export function installTestHooks(store: Store, views: ViewRegistry): void {
+  const clone = <T>(v: T): T => (v === null || v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+  const hooks: RepriseTestHooks = {
+    paneText: (paneId) => views.get(paneId)?.text() ?? null,
+    layout: () => clone(store.get().layout),
+    stats: () => {
+      const out: Record<string, ViewStats> = {};
+      for (const v of views.all()) {
+        const s = v.stats();
+        if (s.handle !== null) out[String(s.handle)] = s;
+      }
+      return out;
+    },
+    terminals: () => clone(Object.values(store.get().terminals)),
+    connection: () => store.get().conn,
+  };
+  Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });
+}
