@@ -82,7 +82,11 @@ func runDesktop(args []string) int {
 		app.startErr = err
 		logger.Error("host did not start", "err", err)
 	} else {
-		srv, err = web.Listen(h, web.Options{Assets: frontendFS(), Logger: logger, ExtraOrigins: []string{wailsOrigin}})
+		var token string
+		token, err = web.LoadOrCreateToken(home.WebToken())
+		if err == nil {
+			srv, err = web.Listen(h, web.Options{Assets: frontendFS(), Logger: logger, ExtraOrigins: []string{wailsOrigin}, Token: token})
+		}
 		if err != nil {
 			app.startErr = err
 		} else {

@@ -184,7 +184,11 @@ func runServe(args []string, env Env) error {
 		return err
 	}
 	defer h.Close()
-	srv, err := web.Listen(h, web.Options{Listen: *listen, Assets: env.Assets, Logger: logger})
+	token, err := web.LoadOrCreateToken(home.WebToken())
+	if err != nil {
+		return err
+	}
+	srv, err := web.Listen(h, web.Options{Listen: *listen, Assets: env.Assets, Logger: logger, Token: token})
 	if err != nil {
 		return err
 	}

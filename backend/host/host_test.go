@@ -298,6 +298,12 @@ func TestExitStatusKeepsOrClosesPane(t *testing.T) {
 	if _, err := h.RestartPane(ctx, ps[0].PaneID); err != nil {
 		t.Fatal(err)
 	}
+	restarted := panes(t, h)[0]
+	rs := attach(t, v, restarted.TerminalID)
+	waitText(t, rs, "exited with status 3")
+	if !strings.Contains(rs.String(), "mark-0") {
+		t.Fatalf("restarted pane lost the old output: %q", rs.String())
+	}
 
 	v.Input(ctx, ps[1].TerminalID, []byte("kill -9 $$\n"))
 	waitFor(t, "signal recorded", func() bool { return terminal(t, h, ps[1].TerminalID).ExitSignal == "SIGKILL" })

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/scrollback"
 )
 
 var builder = layout.New(newID)
@@ -171,14 +172,35 @@ func (h *Host) RestartPane(ctx context.Context, paneID string) (*api.Layout, err
 	if old.Status == api.StatusRunning {
 		return nil, errors.New("restart: the pane's terminal is still running")
 	}
-	t, err := h.createTerminal(ctx, newTerminal{cwd: currentCwd(old)})
+	tail, _, _, err := scrollback.Tail(h.cfg.Home.ScrollbackDir(), old.ID, restoreTail)
+	if err != nil {
+		h.log.Warn("read scrollback of ended terminal", "terminal", old.ID, "err", err)
+	}
+	how := "exited"
+	if a := old.ToAPI(); a.ExitSignal != "" {
+		how = "was killed by " + a.ExitSignal
+	} else if a.ExitCode != nil {
+		how = fmt.Sprintf("exited with status %d", *a.ExitCode)
+	}
+	when := time.Now()
+	if old.EndedAt != nil {
+		when = *old.EndedAt
+	}
+	line := fmt.Sprintf("── the process above %s at %s; new shell below ──", how, when.Local().Format("2006-01-02 15:04:05"))
+	t, err := h.createTerminal(ctx, newTerminal{cwd: currentCwd(old), preamble: restorePreamble(tail, len(tail) == restoreTail, line)})
 	if err != nil {
 		return nil, err
 	}
-	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+	l, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
 		l2, _, err := layout.ReplaceTerminal(l, paneID, t.ID)
 		return l2, err
 	})
+	if err != nil {
+		h.dispose(ctx, []string{t.ID})
+		return nil, err
+	}
+	_ = scrollback.Remove(h.cfg.Home.ScrollbackDir(), old.ID)
+	return l, nil
 }
 
 // Focus focuses a pane (and activates its tab).

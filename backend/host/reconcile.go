@@ -104,7 +104,8 @@ func (h *Host) coldRespawn(ctx context.Context, old store.Terminal) error {
 		note = fmt.Sprintf(" Its directory %s is gone; the new shell starts in your home.", cwd)
 		cwd = userHome()
 	}
-	preamble := restorePreamble(tail, len(tail) == restoreTail, ended, note)
+	line := fmt.Sprintf("── %s at %s.%s ──", Divider, ended.Local().Format("2006-01-02 15:04:05"), note)
+	preamble := restorePreamble(tail, len(tail) == restoreTail, line)
 	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, preamble: preamble, restoredFrom: old.ID, restoredEndedAt: &ended})
 	if err != nil {
 		return fmt.Errorf("start shell for pane %s: %w", paneID, err)
@@ -124,7 +125,9 @@ func (h *Host) coldRespawn(ctx context.Context, old store.Terminal) error {
 // Divider is the line that separates restored output from the new shell.
 const Divider = "output above is from before this terminal ended"
 
-func restorePreamble(tail []byte, truncated bool, ended time.Time, note string) []byte {
+// restorePreamble is what a pane shows above a new shell: the old
+// terminal's output tail, a reset of any modes it left on, and a dim line.
+func restorePreamble(tail []byte, truncated bool, line string) []byte {
 	if truncated {
 		// Start at a line boundary, not inside an escape sequence or a
 		// multi-byte character.
@@ -140,7 +143,6 @@ func restorePreamble(tail []byte, truncated bool, ended time.Time, note string) 
 	// Leave whatever mode the dead program left: alternate screen, colours,
 	// hidden cursor, mouse and paste modes.
 	out = append(out, "\x1b[0m\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1006l\x1b[?2004l\r\n"...)
-	line := fmt.Sprintf("── %s at %s.%s ──", Divider, ended.Local().Format("2006-01-02 15:04:05"), note)
 	out = append(out, "\x1b[2m"...)
 	out = append(out, line...)
 	out = append(out, "\x1b[0m\r\n"...)

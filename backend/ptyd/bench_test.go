@@ -172,4 +172,3 @@ func rssKiB(pid int) int64 {
 	}
 	return 0
 }
-

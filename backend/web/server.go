@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -52,6 +53,28 @@ func NewToken() string {
 		panic(err)
 	}
 	return hex.EncodeToString(b[:])
+}
+
+// LoadOrCreateToken returns the token stored at path, creating it (0600)
+// when missing or malformed. A stable token lets an open browser tab
+// reconnect after the host restarts; it is as private as the home's sockets.
+func LoadOrCreateToken(path string) (string, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		if t := strings.TrimSpace(string(b)); len(t) == 48 {
+			if _, err := hex.DecodeString(t); err == nil {
+				return t, nil
+			}
+		}
+	}
+	t := NewToken()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(t+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("save web token: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("save web token: %w", err)
+	}
+	return t, nil
 }
 
 // Listen binds the loopback port. Anything other than a loopback address
