@@ -25,6 +25,7 @@ type migration struct {
 // that has shipped.
 var migrations = []migration{
 	{Version: 1, Name: "terminals, layout, settings", Up: migrate1},
+	{Version: 2, Name: "agent configs, bindings, agent sessions", Up: migrate2},
 }
 
 // schemaMigration records an applied migration.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -130,7 +131,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	s.Close()
 
 	_, err = Open(t.Context(), path, nil)
-	want := "database schema version 42 is newer than this Reprise (max 1)"
+	want := fmt.Sprintf("database schema version %d is newer than this Reprise (max %d)", future, len(migrations))
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Open = %v, want error containing %q", err, want)
 	}
@@ -145,7 +146,8 @@ func TestMigrationRunsInTransaction(t *testing.T) {
 		ID string `gorm:"column:id;primaryKey"`
 	}
 	boom := errors.New("boom")
-	failing := append(slices.Clone(migrations), migration{Version: 2, Name: "widgets", Up: func(tx *gorm.DB) error {
+	next := len(migrations) + 1
+	failing := append(slices.Clone(migrations), migration{Version: next, Name: "widgets", Up: func(tx *gorm.DB) error {
 		if err := tx.Table("widgets").Migrator().CreateTable(&widgetV2{}); err != nil {
 			return err
 		}
@@ -157,12 +159,12 @@ func TestMigrationRunsInTransaction(t *testing.T) {
 	if s.db.Migrator().HasTable("widgets") {
 		t.Error("failed migration left its table behind")
 	}
-	if rows := appliedVersions(t, s); len(rows) != 1 {
+	if rows := appliedVersions(t, s); len(rows) != len(migrations) {
 		t.Errorf("failed migration recorded: %v", rows)
 	}
 
 	ran := 0
-	working := append(slices.Clone(migrations), migration{Version: 2, Name: "widgets", Up: func(tx *gorm.DB) error {
+	working := append(slices.Clone(migrations), migration{Version: next, Name: "widgets", Up: func(tx *gorm.DB) error {
 		ran++
 		return tx.Table("widgets").Migrator().CreateTable(&widgetV2{})
 	}})
@@ -172,7 +174,7 @@ func TestMigrationRunsInTransaction(t *testing.T) {
 		}
 	}
 	if ran != 1 {
-		t.Errorf("migration 2 ran %d times, want 1", ran)
+		t.Errorf("migration %d ran %d times, want 1", next, ran)
 	}
 	if !s.db.Migrator().HasTable("widgets") {
 		t.Error("migration 2 did not create its table")

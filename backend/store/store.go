@@ -60,6 +60,25 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*Store, error)
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	// Two processes opening a fresh database at once can meet SQLITE_BUSY
+	// where no busy handler applies (switching the journal to WAL needs an
+	// exclusive lock); that is transient, so retry it briefly.
+	var s *Store
+	for attempt := 0; ; attempt++ {
+		s, err = openOnce(ctx, abs, logger)
+		var se sqlite3.Error
+		if err == nil || attempt == 9 || !errors.As(err, &se) || se.Code != sqlite3.ErrBusy {
+			break
+		}
+		time.Sleep(time.Duration(20*(attempt+1)) * time.Millisecond)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", abs, err)
+	}
+	return s, nil
+}
+
+func openOnce(ctx context.Context, abs string, logger *slog.Logger) (*Store, error) {
 	db, err := gorm.Open(sqlite.Open(dsn(abs)), &gorm.Config{
 		Logger: gormLogger{log: logger},
 		// Single statements are atomic already; multi-statement changes use
@@ -68,12 +87,12 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*Store, error)
 		NowFunc:                func() time.Time { return time.Now().UTC() },
 	})
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
+		return nil, err
 	}
 	s := &Store{db: db, log: logger}
 	if err := migrate(ctx, db, migrations, logger); err != nil {
 		_ = s.Close()
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
+		return nil, err
 	}
 	return s, nil
 }

@@ -1,0 +1,176 @@
+package bindings
+
+import (
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func at(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+func code(n int) *int      { return &n }
+
+func live(id string, prompted bool) *Binding {
+	return &Binding{TerminalID: "t1", AgentID: "claude", SessionID: id, Prompted: prompted, StartedAt: at(0), LastEventAt: at(0)}
+}
+
+func ended(reason, id string, prompted bool, sec int) *Binding {
+	b := live(id, prompted)
+	b.EndReason, b.EndedAt = reason, ptr(at(sec))
+	return b
+}
+
+// TestTruthTable walks every row of DESIGN §3.
+func TestTruthTable(t *testing.T) {
+	cases := []struct {
+		name       string
+		cur        *Binding
+		in         Input
+		out        Outcome
+		changed    bool
+		reason     string // expected end reason after
+		session    string // expected session id after ("" = don't care)
+		prompted   *bool
+		endedAtSec *int // expected ended_at, seconds after t0
+		candidate  *bool
+	}{
+		// Creation and capture.
+		{name: "first SessionStart creates a live binding", in: Input{Kind: KindSessionStart, AgentID: "claude", SessionID: "A", Source: "startup", At: at(1)},
+			out: Created, changed: true, reason: Live, session: "A", prompted: ptr(false)},
+		{name: "terminal exit without a binding does nothing", in: Input{Kind: KindTerminalExit, At: at(1)}, out: NoAgent},
+		{name: "prompt marks prompted", cur: live("A", false), in: Input{Kind: KindPrompt, SessionID: "A", At: at(2)},
+			out: Updated, changed: true, reason: Live, prompted: ptr(true)},
+		{name: "codex: session id arrives with the first prompt", cur: live("", false), in: Input{Kind: KindPrompt, SessionID: "C", At: at(2)},
+			out: Updated, changed: true, session: "C", prompted: ptr(true)},
+		{name: "re-capture on /clear: new id, not prompted", cur: live("A", true), in: Input{Kind: KindSessionStart, SessionID: "B", Source: "clear", At: at(3)},
+			out: Updated, changed: true, reason: Live, session: "B", prompted: ptr(false)},
+		{name: "SessionEnd clear is not a goodbye", cur: live("A", true), in: Input{Kind: KindSessionEnd, SessionID: "A", Reason: "clear", At: at(3)},
+			out: Updated, changed: true, reason: Live},
+		{name: "SessionStart resume makes a known transcript resumable", cur: live("", false), in: Input{Kind: KindSessionStart, SessionID: "R", Source: "resume", At: at(1)},
+			out: Updated, changed: true, session: "R", prompted: ptr(true)},
+
+		// Ends from a live binding.
+		{name: "SessionEnd → detached, no banner", cur: live("A", true), in: Input{Kind: KindSessionEnd, SessionID: "A", Reason: "prompt_input_exit", At: at(5)},
+			out: Ended, changed: true, reason: Detached, endedAtSec: ptr(5), candidate: ptr(false)},
+		{name: "codex exit < 128 → detached", cur: live("A", true), in: Input{Kind: KindProcessExit, Status: code(0), At: at(5)},
+			out: Ended, changed: true, reason: Detached, candidate: ptr(false)},
+		{name: "agent killed (exit ≥ 128) while its shell lives → candidate", cur: live("A", true), in: Input{Kind: KindProcessExit, Status: code(137), At: at(5)},
+			out: Ended, changed: true, reason: TerminalExited, candidate: ptr(true)},
+		{name: "terminal died under a prompted agent → candidate", cur: live("A", true), in: Input{Kind: KindTerminalExit, At: at(5)},
+			out: Ended, changed: true, reason: TerminalExited, endedAtSec: ptr(5), candidate: ptr(true)},
+		{name: "never prompted, terminal died → no banner", cur: live("A", false), in: Input{Kind: KindTerminalExit, At: at(5)},
+			out: Ended, changed: true, reason: TerminalExited, candidate: ptr(false)},
+		{name: "no session id, terminal died → no banner", cur: live("", true), in: Input{Kind: KindTerminalExit, At: at(5)},
+			out: Ended, changed: true, reason: TerminalExited, candidate: ptr(false)},
+		{name: "user closed the pane → disposed", cur: live("A", true), in: Input{Kind: KindDispose, At: at(5)},
+			out: Ended, changed: true, reason: Disposed, candidate: ptr(false)},
+
+		// Death gasp.
+		{name: "goodbye then terminal death within 30 s → terminal-exited, original ended_at", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindTerminalExit, At: at(11)},
+			out: Gasp, changed: true, reason: TerminalExited, endedAtSec: ptr(10), candidate: ptr(true)},
+		{name: "goodbye then killed exit status within 30 s → terminal-exited", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(129), At: at(10)},
+			out: Gasp, changed: true, reason: TerminalExited, endedAtSec: ptr(10)},
+		{name: "goodbye then terminal death after 30 s stays detached", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindTerminalExit, At: at(41)},
+			out: Dropped, reason: Detached},
+		{name: "gemini: goodbye then exit 0 stays detached", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(0), At: at(10)},
+			out: Dropped, reason: Detached},
+		{name: "repeated SessionEnd from one process is one end", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindSessionEnd, SessionID: "A", At: at(10)},
+			out: Dropped, reason: Detached, endedAtSec: ptr(10)},
+
+		// Sticky reasons.
+		{name: "terminal-exited is sticky on a late SessionEnd", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindSessionEnd, SessionID: "A", At: at(11)},
+			out: Sticky, reason: TerminalExited, candidate: ptr(true)},
+		{name: "terminal-exited is sticky on dispose", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindDispose, At: at(50)},
+			out: Sticky, reason: TerminalExited},
+		{name: "disposed is sticky on terminal death", cur: ended(Disposed, "A", true, 10), in: Input{Kind: KindTerminalExit, At: at(10)},
+			out: Sticky, reason: Disposed},
+		{name: "resumed is sticky on terminal death", cur: ended(Resumed, "A", true, 10), in: Input{Kind: KindTerminalExit, At: at(12)},
+			out: Sticky, reason: Resumed},
+
+		// Stragglers and revival.
+		{name: "late Stop with the same id within 30 s is dropped", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindStop, SessionID: "A", At: at(20)},
+			out: Dropped, reason: TerminalExited},
+		{name: "late event with no id within 30 s is dropped", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindPrompt, At: at(20)},
+			out: Dropped, reason: Detached},
+		{name: "SessionStart within 30 s revives", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindSessionStart, SessionID: "A", Source: "startup", At: at(12)},
+			out: Revived, changed: true, reason: Live, session: "A", prompted: ptr(false)},
+		{name: "a different session id within 30 s revives", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindPrompt, SessionID: "B", At: at(12)},
+			out: Revived, changed: true, reason: Live, session: "B", prompted: ptr(true)},
+		{name: "any event after 30 s revives", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindStop, SessionID: "A", At: at(45)},
+			out: Revived, changed: true, reason: Live, session: "A"},
+
+		// Claim and un-claim.
+		{name: "claim a candidate", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindClaim, CanResume: true, At: at(60)},
+			out: Claimed, changed: true, reason: Resumed, endedAtSec: ptr(10), candidate: ptr(false)},
+		{name: "claim refused without resume args", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindClaim, CanResume: false, At: at(60)},
+			out: Refused, reason: TerminalExited},
+		{name: "claim refused for a never-prompted session", cur: ended(TerminalExited, "A", false, 10), in: Input{Kind: KindClaim, CanResume: true, At: at(60)},
+			out: Refused, reason: TerminalExited},
+		{name: "claim refused for a detached session", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindClaim, CanResume: true, At: at(60)},
+			out: Refused, reason: Detached},
+		{name: "second claim loses", cur: ended(Resumed, "A", true, 10), in: Input{Kind: KindClaim, CanResume: true, At: at(60)},
+			out: Refused, reason: Resumed},
+		{name: "un-claim after a failed launch gives the candidate back", cur: ended(Resumed, "A", true, 10), in: Input{Kind: KindUnclaim, At: at(61)},
+			out: Updated, changed: true, reason: TerminalExited, session: "A", candidate: ptr(true)},
+		{name: "un-claim of something not claimed", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindUnclaim, At: at(61)},
+			out: Refused, reason: TerminalExited},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var before Binding
+			if tc.cur != nil {
+				before = *tc.cur
+			}
+			next, out, changed := Decide(tc.cur, tc.in)
+			if tc.cur != nil && *tc.cur != before {
+				t.Fatal("Decide mutated its input")
+			}
+			if out != tc.out || changed != tc.changed {
+				t.Fatalf("outcome %s changed=%v, want %s changed=%v", out, changed, tc.out, tc.changed)
+			}
+			got := next
+			if !changed {
+				if tc.cur == nil {
+					return
+				}
+				got = *tc.cur
+			}
+			if got.EndReason != tc.reason {
+				t.Fatalf("end reason %q, want %q", got.EndReason, tc.reason)
+			}
+			if tc.session != "" && got.SessionID != tc.session {
+				t.Fatalf("session %q, want %q", got.SessionID, tc.session)
+			}
+			if tc.prompted != nil && got.Prompted != *tc.prompted {
+				t.Fatalf("prompted %v, want %v", got.Prompted, *tc.prompted)
+			}
+			if tc.endedAtSec != nil && (got.EndedAt == nil || !got.EndedAt.Equal(at(*tc.endedAtSec))) {
+				t.Fatalf("ended_at %v, want %v", got.EndedAt, at(*tc.endedAtSec))
+			}
+			if tc.candidate != nil && Candidate(&got, true) != *tc.candidate {
+				t.Fatalf("candidate %v, want %v", Candidate(&got, true), *tc.candidate)
+			}
+		})
+	}
+}
+
+// Claude killed by SIGHUP when the daemon dies: SessionEnd (other), then the
+// terminal's death; in either arrival order the result is a candidate.
+func TestDeathGaspEitherOrder(t *testing.T) {
+	b := live("A", true)
+	end := Input{Kind: KindSessionEnd, SessionID: "A", Reason: "other", At: at(10)}
+	death := Input{Kind: KindTerminalExit, At: at(10).Add(300 * time.Millisecond)}
+	for name, seq := range map[string][]Input{"goodbye first": {end, death}, "death first": {death, end}} {
+		t.Run(name, func(t *testing.T) {
+			cur := *b
+			for _, in := range seq {
+				if next, _, changed := Decide(&cur, in); changed {
+					cur = next
+				}
+			}
+			if !Candidate(&cur, true) {
+				t.Fatalf("end reason %s: not a candidate", cur.EndReason)
+			}
+		})
+	}
+}

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/reprise-dev/reprise/backend/bindings"
+)
+
+// bindingRow is the stored form of a bindings.Binding.
+type bindingRow struct {
+	TerminalID  string     `gorm:"column:terminal_id;primaryKey"`
+	AgentID     string     `gorm:"column:agent_id"`
+	SessionID   string     `gorm:"column:session_id"`
+	Cwd         string     `gorm:"column:cwd"`
+	StartedAt   time.Time  `gorm:"column:started_at"`
+	LastEventAt time.Time  `gorm:"column:last_event_at"`
+	LastEvent   string     `gorm:"column:last_event"`
+	Prompted    bool       `gorm:"column:prompted"`
+	EndedAt     *time.Time `gorm:"column:ended_at"`
+	EndReason   string     `gorm:"column:end_reason"`
+	Version     int64      `gorm:"column:version"`
+}
+
+func (bindingRow) TableName() string { return "bindings" }
+
+func toRow(b bindings.Binding) bindingRow {
+	return bindingRow{b.TerminalID, b.AgentID, b.SessionID, b.Cwd, utc(b.StartedAt), utc(b.LastEventAt), b.LastEvent, b.Prompted, utcPtr(b.EndedAt), b.EndReason, b.Version}
+}
+
+func (r bindingRow) binding() bindings.Binding {
+	return bindings.Binding{TerminalID: r.TerminalID, AgentID: r.AgentID, SessionID: r.SessionID, Cwd: r.Cwd, StartedAt: r.StartedAt,
+		LastEventAt: r.LastEventAt, LastEvent: r.LastEvent, Prompted: r.Prompted, EndedAt: r.EndedAt, EndReason: r.EndReason, Version: r.Version}
+}
+
+// GetBinding returns a terminal's binding.
+func (s *Store) GetBinding(ctx context.Context, terminalID string) (bindings.Binding, error) {
+	var r bindingRow
+	if err := s.db.WithContext(ctx).Where("terminal_id = ?", terminalID).Take(&r).Error; err != nil {
+		return bindings.Binding{}, fmt.Errorf("binding of %q: %w", terminalID, dbErr(err))
+	}
+	return r.binding(), nil
+}
+
+// ApplyBinding runs decide on a terminal's binding (nil when it has none)
+// and stores the result with a compare-and-set on the version, retrying on
+// a lost race, so concurrent writers (the app, hooks, sweeps) can never
+// produce a state decide did not choose. It returns the stored binding and
+// whether anything changed. The agent session history row follows in the
+// same transaction.
+func (s *Store) ApplyBinding(ctx context.Context, terminalID string, decide func(cur *bindings.Binding) (bindings.Binding, bool)) (bindings.Binding, bool, error) {
+	for attempt := 0; attempt < 20; attempt++ {
+		var cur *bindings.Binding
+		var r bindingRow
+		err := s.db.WithContext(ctx).Where("terminal_id = ?", terminalID).Take(&r).Error
+		switch dbErr(err) {
+		case nil:
+			b := r.binding()
+			cur = &b
+		case ErrNotFound:
+		default:
+			return bindings.Binding{}, false, fmt.Errorf("read binding of %q: %w", terminalID, dbErr(err))
+		}
+		next, changed := decide(cur)
+		if !changed {
+			if cur == nil {
+				return bindings.Binding{}, false, nil
+			}
+			return *cur, false, nil
+		}
+		next.TerminalID = terminalID
+		err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if cur == nil {
+				next.Version = 1
+				row := toRow(next)
+				if err := tx.Create(&row).Error; err != nil {
+					return dbErr(err)
+				}
+			} else {
+				next.Version = cur.Version + 1
+				row := toRow(next)
+				res := tx.Model(&bindingRow{}).Where("terminal_id = ? AND version = ?", terminalID, cur.Version).
+					Select("*").Updates(&row)
+				if res.Error != nil {
+					return dbErr(res.Error)
+				}
+				if res.RowsAffected == 0 {
+					return ErrConflict
+				}
+			}
+			return recordSession(tx, next)
+		})
+		if errors.Is(err, ErrConflict) {
+			var fk bool
+			if cur == nil {
+				// Either a racing insert (retry) or the terminal does not exist.
+				var n int64
+				s.db.WithContext(ctx).Model(&Terminal{}).Where("id = ?", terminalID).Count(&n)
+				fk = n == 0
+			}
+			if fk {
+				return bindings.Binding{}, false, fmt.Errorf("binding of %q: no such terminal: %w", terminalID, ErrNotFound)
+			}
+			continue
+		}
+		if err != nil {
+			return bindings.Binding{}, false, fmt.Errorf("write binding of %q: %w", terminalID, err)
+		}
+		return next, true, nil
+	}
+	return bindings.Binding{}, false, fmt.Errorf("write binding of %q: too much contention: %w", terminalID, ErrConflict)
+}
+
+// recordSession keeps the history row of the binding's agent session.
+func recordSession(tx *gorm.DB, b bindings.Binding) error {
+	if b.SessionID == "" || b.AgentID == "" {
+		return nil
+	}
+	now := b.LastEventAt
+	if now.IsZero() {
+		now = time.Now()
+	}
+	row := AgentSession{AgentID: b.AgentID, SessionID: b.SessionID, Cwd: b.Cwd, TerminalID: b.TerminalID,
+		FirstSeenAt: utc(now), LastActivityAt: utc(now), EndedAt: utcPtr(b.EndedAt), EndReason: b.EndReason}
+	if b.Prompted {
+		row.FirstPromptAt = utcPtr(&now)
+	}
+	return dbErr(tx.Clauses(clause.OnConflict{
+		Columns: []clause.Column{{Name: "agent_id"}, {Name: "session_id"}},
+		DoUpdates: clause.Set{
+			{Column: clause.Column{Name: "cwd"}, Value: gorm.Expr("CASE WHEN excluded.cwd <> '' THEN excluded.cwd ELSE agent_sessions.cwd END")},
+			{Column: clause.Column{Name: "terminal_id"}, Value: gorm.Expr("excluded.terminal_id")},
+			{Column: clause.Column{Name: "first_prompt_at"}, Value: gorm.Expr("COALESCE(agent_sessions.first_prompt_at, excluded.first_prompt_at)")},
+			{Column: clause.Column{Name: "last_activity_at"}, Value: gorm.Expr("MAX(agent_sessions.last_activity_at, excluded.last_activity_at)")},
+			{Column: clause.Column{Name: "ended_at"}, Value: gorm.Expr("excluded.ended_at")},
+			{Column: clause.Column{Name: "end_reason"}, Value: gorm.Expr("excluded.end_reason")},
+		},
+	}).Create(&row).Error)
+}
+
+// ListBindings returns bindings, optionally only those with one of the
+// given end reasons ("" = live).
+func (s *Store) ListBindings(ctx context.Context, reasons ...string) ([]bindings.Binding, error) {
+	q := s.db.WithContext(ctx).Order("started_at")
+	if len(reasons) > 0 {
+		q = q.Where("end_reason IN ?", reasons)
+	}
+	var rows []bindingRow
+	if err := q.Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list bindings: %w", dbErr(err))
+	}
+	out := make([]bindings.Binding, len(rows))
+	for i, r := range rows {
+		out[i] = r.binding()
+	}
+	return out, nil
+}
+
+// AgentSession is the history of one agent session: every session ever
+// seen stays listed, so any past conversation can be resumed on demand.
+type AgentSession struct {
+	AgentID        string     `gorm:"column:agent_id;primaryKey" json:"agentId"`
+	SessionID      string     `gorm:"column:session_id;primaryKey" json:"sessionId"`
+	Cwd            string     `gorm:"column:cwd" json:"cwd"`
+	TerminalID     string     `gorm:"column:terminal_id" json:"terminalId"`
+	FirstSeenAt    time.Time  `gorm:"column:first_seen_at" json:"firstSeenAt"`
+	FirstPromptAt  *time.Time `gorm:"column:first_prompt_at" json:"firstPromptAt,omitempty"`
+	LastActivityAt time.Time  `gorm:"column:last_activity_at" json:"lastActivityAt"`
+	EndedAt        *time.Time `gorm:"column:ended_at" json:"endedAt,omitempty"`
+	EndReason      string     `gorm:"column:end_reason" json:"endReason"`
+	LastOutcome    string     `gorm:"column:last_outcome" json:"lastOutcome,omitempty"`
+}
+
+func (AgentSession) TableName() string { return "agent_sessions" }
+
+// ListAgentSessions returns sessions newest first; query filters on agent,
+// session id or cwd (substring, case-insensitive); limit ≤ 0 means all.
+func (s *Store) ListAgentSessions(ctx context.Context, query string, limit int) ([]AgentSession, error) {
+	q := s.db.WithContext(ctx).Order("last_activity_at DESC")
+	if query = strings.TrimSpace(query); query != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(query)) + "%"
+		q = q.Where(`lower(agent_id) LIKE ? ESCAPE '\' OR lower(session_id) LIKE ? ESCAPE '\' OR lower(cwd) LIKE ? ESCAPE '\'`, like, like, like)
+	}
+	if limit > 0 {
+		q = q.Limit(limit)
+	}
+	var out []AgentSession
+	if err := q.Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("list agent sessions: %w", dbErr(err))
+	}
+	return out, nil
+}
+
+// GetAgentSession returns one session's history row.
+func (s *Store) GetAgentSession(ctx context.Context, agentID, sessionID string) (AgentSession, error) {
+	var r AgentSession
+	if err := s.db.WithContext(ctx).Where("agent_id = ? AND session_id = ?", agentID, sessionID).Take(&r).Error; err != nil {
+		return AgentSession{}, fmt.Errorf("session %s/%s: %w", agentID, sessionID, dbErr(err))
+	}
+	return r, nil
+}
+
+// SetSessionOutcome records what the last resume of a session led to.
+func (s *Store) SetSessionOutcome(ctx context.Context, agentID, sessionID, outcome string) error {
+	return dbErr(s.db.WithContext(ctx).Model(&AgentSession{}).Where("agent_id = ? AND session_id = ?", agentID, sessionID).
+		Update("last_outcome", outcome).Error)
+}
