@@ -1,13 +1,13 @@
 module github.com/reprise-dev/reprise
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/coder/websocket v1.8.15
 	github.com/creack/pty v1.1.24
 	github.com/mattn/go-sqlite3 v1.14.22
 	github.com/wailsapp/wails/v2 v2.15.0
-	golang.org/x/sys v0.46.0
+	golang.org/x/sys v0.47.0
 	gorm.io/driver/sqlite v1.6.0
 	gorm.io/gorm v1.31.2
 )
@@ -42,4 +42,5 @@ require (
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/text v0.39.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -63,7 +63,7 @@ launch
 sleep 2
 type_until "echo smoke-\$((6*7)) > $H/typed.txt; echo \$\$ > $H/pid1.txt" "$H/pid1.txt" || { import -window root "$ART/desktop-fail.png"; echo "desktop-smoke: typed command never ran"; exit 1; }
 grep -q smoke-42 "$H/typed.txt"
-sleep 0.5
+sleep 1.5 # let WebKit paint the echo before the screenshot
 import -window root "$ART/desktop-1-typed.png"
 PID1=$(cat "$H/pid1.txt")
 "$BIN" terminals list --json --home "$H" > "$ART/desktop-terminals.json"
@@ -76,7 +76,7 @@ launch
 sleep 2
 type_until "echo \$\$ > $H/pid2.txt" "$H/pid2.txt" || { import -window root "$ART/desktop-fail2.png"; echo "desktop-smoke: no input after relaunch"; exit 1; }
 PID2=$(cat "$H/pid2.txt")
-sleep 0.5
+sleep 1.5
 import -window root "$ART/desktop-2-relaunched.png"
 if [ "$PID1" != "$PID2" ]; then echo "desktop-smoke: relaunch attached shell $PID2, want $PID1"; exit 1; fi
 echo "desktop-smoke: typed command ran in shell $PID1; after kill -9 and relaunch the same shell is attached"

@@ -72,16 +72,16 @@ type Input struct {
 type Outcome string
 
 const (
-	Created  Outcome = "created"
-	Updated  Outcome = "updated"
-	Ended    Outcome = "ended"
-	Gasp     Outcome = "death-gasp" // detached → terminal-exited, keeping ended_at
-	Revived  Outcome = "revived"
-	Dropped  Outcome = "dropped"  // a straggler, or an event with nothing to say
-	Sticky   Outcome = "sticky"   // an end event for a row whose reason never changes
-	NoAgent  Outcome = "no-agent" // a terminal event for a terminal without a binding
-	Claimed  Outcome = "claimed"
-	Refused  Outcome = "refused" // a claim of something that is not a candidate, an un-claim of something not claimed
+	Created Outcome = "created"
+	Updated Outcome = "updated"
+	Ended   Outcome = "ended"
+	Gasp    Outcome = "death-gasp" // detached → terminal-exited, keeping ended_at
+	Revived Outcome = "revived"
+	Dropped Outcome = "dropped"  // a straggler, or an event with nothing to say
+	Sticky  Outcome = "sticky"   // an end event for a row whose reason never changes
+	NoAgent Outcome = "no-agent" // a terminal event for a terminal without a binding
+	Claimed Outcome = "claimed"
+	Refused Outcome = "refused" // a claim of something that is not a candidate, an un-claim of something not claimed
 )
 
 // killedStatus reports whether an exit status means the agent was killed:
