@@ -25,6 +25,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/cli"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/web"
 )
@@ -74,6 +75,7 @@ func runDesktop(args []string) int {
 	app := &App{}
 	var h *host.Host
 	var srv *web.Server
+	var lapi *localapi.Server
 	// The host starts before the window so a second launch is refused by
 	// the host lock quickly; Wails' single-instance lock then hands focus
 	// to the first window.
@@ -86,6 +88,9 @@ func runDesktop(args []string) int {
 		token, err = web.LoadOrCreateToken(home.WebToken())
 		if err == nil {
 			srv, err = web.Listen(h, web.Options{Assets: frontendFS(), Logger: logger, ExtraOrigins: []string{wailsOrigin}, Token: token})
+		}
+		if err == nil {
+			lapi, err = localapi.Listen(h, home.HostSocket(), logger)
 		}
 		if err != nil {
 			app.startErr = err
@@ -107,10 +112,13 @@ func runDesktop(args []string) int {
 		OnShutdown: func(ctx context.Context) {
 			// Closing the window stops the host; the daemon and every
 			// terminal keep running for the next launch.
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if lapi != nil {
+				_ = lapi.Close(sctx)
+			}
 			if srv != nil {
-				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 				_ = srv.Close(sctx)
-				cancel()
 			}
 			if h != nil {
 				_ = h.Close()

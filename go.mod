@@ -10,6 +10,7 @@ require (
 	golang.org/x/sys v0.47.0
 	gorm.io/driver/sqlite v1.6.0
 	gorm.io/gorm v1.31.2
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -42,5 +43,4 @@ require (
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/text v0.39.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

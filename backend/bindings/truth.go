@@ -27,6 +27,7 @@ const (
 	KindProcessExit  = "process-exit"  // the launch wrapper saw the agent exit with Status
 	KindTerminalExit = "terminal-exit" // the terminal died: pty exit, daemon death, reboot
 	KindDispose      = "dispose"       // the user closed the pane; stamped before the kill
+	KindLaunch       = "launch"        // Reprise started the agent (pre-assigned or resumed id)
 	KindClaim        = "claim"         // a resume takes the candidate (needs CanResume)
 	KindUnclaim      = "unclaim"       // the resume's launch failed: give the candidate back
 	KindOther        = "other"
@@ -119,6 +120,9 @@ func Decide(cur *Binding, in Input) (next Binding, out Outcome, changed bool) {
 		}
 		b := Binding{AgentID: in.AgentID, StartedAt: in.At}
 		applyLive(&b, in)
+		if in.Kind == KindLaunch {
+			b.Prompted = in.Prompted // a resumed conversation already has a transcript
+		}
 		if in.Kind == KindSessionEnd {
 			b.EndReason, b.EndedAt = Detached, ptr(in.At)
 		}

@@ -174,3 +174,14 @@ func TestDeathGaspEitherOrder(t *testing.T) {
 		})
 	}
 }
+
+func TestLaunchCreatesBinding(t *testing.T) {
+	b, out, changed := Decide(nil, Input{Kind: KindLaunch, AgentID: "claude", SessionID: "P", At: at(0)})
+	if !changed || out != Created || b.SessionID != "P" || b.Prompted || b.Ended() {
+		t.Fatalf("launch: %+v %s", b, out)
+	}
+	b, _, _ = Decide(nil, Input{Kind: KindLaunch, AgentID: "claude", SessionID: "R", Prompted: true, At: at(0)})
+	if !b.Prompted {
+		t.Fatal("a resumed launch must count as prompted")
+	}
+}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyd"
@@ -44,7 +45,14 @@ func (e usageError) Error() string { return e.msg }
 
 const usage = `usage: reprise [--home DIR]                 open the desktop app
        reprise serve [--listen 127.0.0.1:PORT] [--home DIR]
-       reprise terminals list [--json] [--home DIR]
+       reprise terminals list [--json] [--all] [--home DIR]
+       reprise agents list [--json]
+       reprise agents create --agent ID [--prompt TEXT] [--resume-session ID] [--cwd DIR] [--json]
+       reprise agents update ID --resume-args "WORDS"
+       reprise agents reset ID
+       reprise sessions list [--all] [-q TEXT] [--json]
+       reprise resume TERMINAL-ID [--json]
+       reprise mcp                               an MCP server on stdio
        reprise ptyd [--home DIR]                 the pty daemon (started for you)
        reprise version`
 
@@ -88,6 +96,14 @@ func run(args []string, env Env) error {
 		return runPtyd(args[1:], env)
 	case "serve":
 		return runServe(args[1:], env)
+	case "hook":
+		return runHook(args[1:], os.Stdin)
+	case "agents":
+		return runAgents(args[1:], env)
+	case "sessions":
+		return runSessions(args[1:], env)
+	case "resume":
+		return runResume(args[1:], env)
 	case "terminals":
 		if len(args) < 2 || args[1] != "list" {
 			return usageError{"terminals: expected 'list'"}
@@ -192,6 +208,11 @@ func runServe(args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	lapi, err := localapi.Listen(h, home.HostSocket(), logger)
+	if err != nil {
+		return err
+	}
+	defer lapi.Close(context.Background())
 	info := HostInfo{PID: os.Getpid(), URL: srv.URL(), WSURL: srv.WSURL(), Token: srv.Token()}
 	if err := writeJSONFile(home.HostInfo(), info); err != nil {
 		logger.Warn("write host info", "err", err)

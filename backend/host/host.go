@@ -56,10 +56,17 @@ type Host struct {
 	daemon   *ptyclient.Client
 	status   api.DaemonStatus
 	restarts []time.Time
+	sweep    map[string]string // daemon-death snapshot: terminal id → session id, until reconciled
 	fg       map[string]string // terminal id → last reported foreground command
 	cwd      map[string]string // terminal id → last recorded working directory
 
-	layoutMu sync.Mutex // serialises load-modify-save of the layout
+	layoutMu  sync.Mutex // serialises load-modify-save of the layout
+	drainMu   sync.Mutex // one inbox drain at a time
+	inboxKick chan struct{}
+	resumes   resumeCalls
+	// autoResumed remembers candidates already resumed automatically
+	// (terminal/session), guarded by mu.
+	autoResumed map[string]bool
 }
 
 // Start takes the home's host lock, opens the store, connects to (or
@@ -106,7 +113,15 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	h := &Host{
 		cfg: cfg, log: cfg.Logger.With("component", "host"), store: st, lock: lock,
 		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{},
+		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{},
 	}
+	if err := st.SyncBuiltins(ctx, catalogRows()); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("sync agent catalog: %w", err)
+	}
+	// Hook events recorded while no host ran come first, in order, so
+	// reconciliation sees every goodbye that was said.
+	h.DrainInbox(ctx)
 	if err := h.connect(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -119,9 +134,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		h.Close()
 		return nil, err
 	}
-	h.wg.Add(2)
+	h.wg.Add(3)
 	go h.supervise()
 	go h.pollForeground()
+	go h.drainLoop()
 	return h, nil
 }
 

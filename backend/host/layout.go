@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/scrollback"
+	"github.com/reprise-dev/reprise/backend/store"
 )
 
 var builder = layout.New(newID)
@@ -140,7 +142,11 @@ func (h *Host) CloseTab(ctx context.Context, tabID string) (*api.Layout, error) 
 func (h *Host) dispose(ctx context.Context, ids []string) {
 	c, cerr := h.client()
 	for _, id := range ids {
-		if _, err := h.store.MarkTerminalEnded(ctx, id, api.StatusClosed, nil, "", time.Now()); err != nil {
+		now := time.Now()
+		if _, _, err := h.applyBinding(ctx, id, bindings.Input{Kind: bindings.KindDispose, At: now}); err != nil && !errors.Is(err, store.ErrNotFound) {
+			h.log.Warn("mark agent disposed", "terminal", id, "err", err)
+		}
+		if _, err := h.store.MarkTerminalEnded(ctx, id, api.StatusClosed, nil, "", now); err != nil {
 			h.log.Warn("mark closed terminal", "terminal", id, "err", err)
 		}
 		if cerr == nil {

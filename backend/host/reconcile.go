@@ -62,6 +62,21 @@ func (h *Host) reconcile(ctx context.Context) error {
 			h.log.Warn("daemon holds a session the store does not know; leaving it alone", "session", s.ID, "pid", s.PID)
 		}
 	}
+	h.mu.Lock()
+	snap := h.sweep
+	h.sweep = nil
+	h.mu.Unlock()
+	// Bindings of terminals the daemon still owns are not swept; bindings
+	// of lost terminals end, unless their session changed since the death
+	// was noticed (snap is nil at boot: every lost terminal's binding ends).
+	at := time.Now()
+	for _, t := range lost {
+		bindAt := at
+		if snap == nil {
+			bindAt = lastOutput(h.cfg.Home.ScrollbackDir(), t.ID, at)
+		}
+		h.endBindings(ctx, []string{t.ID}, bindAt, snap)
+	}
 	for _, t := range lost {
 		if err := h.coldRespawn(ctx, t); err != nil {
 			h.log.Error("cold respawn failed", "terminal", t.ID, "err", err)
@@ -147,4 +162,13 @@ func restorePreamble(tail []byte, truncated bool, line string) []byte {
 	out = append(out, line...)
 	out = append(out, "\x1b[0m\r\n"...)
 	return out
+}
+
+// lastOutput is when a terminal last printed (its log's modification time),
+// the best evidence of when it died while no host was watching.
+func lastOutput(dir, id string, fallback time.Time) time.Time {
+	if t, ok := scrollback.LastWrite(dir, id); ok {
+		return t
+	}
+	return fallback
 }

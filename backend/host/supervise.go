@@ -75,8 +75,12 @@ func (h *Host) supervise() {
 				return
 			}
 			h.log.Warn("pty daemon connection lost", "err", c.Err())
+			// Which agent sessions could this death end? Taken before anything
+			// else, so a session that starts meanwhile is not swept.
+			snap := h.liveSnapshot(h.ctx)
 			h.mu.Lock()
 			h.daemon = nil
+			h.sweep = snap
 			h.mu.Unlock()
 			h.restart()
 		}
@@ -104,6 +108,7 @@ func (h *Host) restart() {
 		msg := fmt.Sprintf("the pty daemon died %d times within %s; not restarting it until that eases (see %s)", len(recent), h.cfg.RestartWindow, h.cfg.Home.PtydLog())
 		h.setStatus(api.DaemonStatus{State: "failed", Message: msg})
 		h.log.Error("pty daemon restart budget spent", "restarts", len(recent))
+		h.sweepUnanswered()
 		return
 	}
 	h.setStatus(api.DaemonStatus{State: "restarting"})
@@ -112,6 +117,7 @@ func (h *Host) restart() {
 	if err := h.connect(ctx); err != nil {
 		h.log.Error("pty daemon restart failed", "err", err)
 		h.setStatus(api.DaemonStatus{State: "failed", Message: err.Error()})
+		h.sweepUnanswered()
 		return
 	}
 	if err := h.reconcile(ctx); err != nil {
@@ -196,4 +202,22 @@ func (h *Host) foreground(id string) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.fg[id]
+}
+
+// sweepUnanswered ends every binding of the last daemon-death snapshot when
+// no daemon answers at all: their terminals are gone.
+func (h *Host) sweepUnanswered() {
+	h.mu.Lock()
+	snap := h.sweep
+	h.sweep = nil
+	h.mu.Unlock()
+	if len(snap) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(snap))
+	for id := range snap {
+		ids = append(ids, id)
+	}
+	h.endBindings(h.ctx, ids, time.Now(), snap)
+	h.log.Warn("no pty daemon answers; agent sessions marked interrupted", "count", len(ids))
 }

@@ -21,6 +21,7 @@ type newTerminal struct {
 	restoredFrom    string
 	restoredEndedAt *time.Time
 	cols, rows      uint16
+	env             []string // added to the terminal's environment
 }
 
 // createTerminal records a terminal and starts it in the daemon. The row is
@@ -45,7 +46,7 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 		return store.Terminal{}, fmt.Errorf("record terminal: %w", err)
 	}
 	info, err := c.Open(ctx, ptyclient.OpenRequest{
-		ID: t.ID, Argv: n.argv, Cwd: n.cwd, Env: h.terminalEnv(t.ID),
+		ID: t.ID, Argv: n.argv, Cwd: n.cwd, Env: append(h.terminalEnv(t.ID), n.env...),
 		Cols: n.cols, Rows: n.rows, Log: h.scrollbackEnabled(ctx), Preamble: n.preamble,
 	})
 	if err != nil {
@@ -105,6 +106,7 @@ func (h *Host) recordExit(ctx context.Context, info ptyclient.SessionInfo) {
 		}
 		return
 	}
+	h.endBindings(ctx, []string{info.ID}, ended, nil)
 	if !changed {
 		return // already ended (closed by the user, or recorded before)
 	}

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"time"
 )
 
 // DefaultLimit bounds one terminal's log pair on disk.
@@ -192,4 +193,18 @@ func tailFile(path string, max int64) ([]byte, int64, bool, error) {
 		return nil, 0, false, fmt.Errorf("read scrollback: %w", err)
 	}
 	return b, st.ModTime().UnixMilli(), true, nil
+}
+
+// LastWrite is when a terminal's log was last written; ok is false when it
+// has no log.
+func LastWrite(dir, id string) (t time.Time, ok bool) {
+	cur, _, err := Paths(dir, id)
+	if err != nil {
+		return time.Time{}, false
+	}
+	st, err := os.Stat(cur)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return st.ModTime(), true
 }

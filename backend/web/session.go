@@ -402,6 +402,80 @@ func (s *session) dispatch(req request) (any, error) {
 			return nil, err
 		}
 		return h.ResizeSplit(ctx, p.SplitID, p.Sizes)
+	case "agents.list":
+		return h.Agents(ctx)
+	case "agents.save":
+		a, err := decode[api.Agent](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return h.SaveAgent(ctx, a)
+	case "agents.reset", "agents.delete", "agents.installHooks", "agents.removeHooks":
+		p, err := decode[struct {
+			ID string `json:"id"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		switch req.Method {
+		case "agents.reset":
+			return h.ResetAgent(ctx, p.ID)
+		case "agents.delete":
+			return nil, h.DeleteAgent(ctx, p.ID)
+		case "agents.installHooks":
+			return h.SetHooks(ctx, p.ID, true)
+		default:
+			return h.SetHooks(ctx, p.ID, false)
+		}
+	case "agents.run":
+		p, err := decode[api.RunAgentRequest](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return h.RunAgent(ctx, p)
+	case "bindings.list":
+		p, err := decode[struct {
+			Candidates bool `json:"candidates"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return h.Bindings(ctx, p.Candidates)
+	case "resume":
+		p, err := decode[struct {
+			TerminalID string `json:"terminalId"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return h.Resume(ctx, p.TerminalID)
+	case "sessions.list":
+		p, err := decode[struct {
+			All   bool   `json:"all"`
+			Query string `json:"query"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return h.Sessions(ctx, p.All, p.Query)
+	case "settings.get":
+		p, err := decode[struct {
+			Key string `json:"key"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		v, err := h.Setting(ctx, p.Key)
+		return map[string]string{"value": v}, err
+	case "settings.set":
+		p, err := decode[struct {
+			Key   string `json:"key"`
+			Value string `json:"value"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return nil, h.SetSetting(ctx, p.Key, p.Value)
 	}
 	return nil, fmt.Errorf("unknown method %q", req.Method)
 }

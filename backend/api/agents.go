@@ -1,0 +1,110 @@
+package api
+
+import "time"
+
+// Agent is one agent configuration as Settings → Agents shows it.
+type Agent struct {
+	ID              string            `json:"id"`
+	Label           string            `json:"label"`
+	Command         string            `json:"command"`
+	Args            []string          `json:"args"`
+	PromptArgs      []string          `json:"promptArgs"`
+	PromptTransport string            `json:"promptTransport"` // "argv" or "stdin"
+	ResumeArgs      []string          `json:"resumeArgs"`      // the session id is appended after these; empty = cannot resume by id
+	Env             map[string]string `json:"env"`
+	SessionIDArgs   []string          `json:"sessionIdArgs"`
+	SessionIDKind   string            `json:"sessionIdKind"`
+	Tracking        string            `json:"tracking"` // "hooks", "plugin", "none"
+	Builtin         bool              `json:"builtin"`
+	Edited          bool              `json:"edited"`         // a builtin changed away from its defaults
+	Found           bool              `json:"found"`          // the command is on PATH
+	Path            string            `json:"path,omitempty"` // where it was found
+	Hooks           *HookStatus       `json:"hooks,omitempty"`
+}
+
+// HookStatus says whether Reprise's hooks are installed in an agent's config.
+type HookStatus struct {
+	Supported bool   `json:"supported"`
+	Installed bool   `json:"installed"`
+	Path      string `json:"path,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+// RunAgentRequest starts an agent in a pane.
+type RunAgentRequest struct {
+	Agent string `json:"agent"`
+	// Prompt is optional (and optional when resuming).
+	Prompt string `json:"prompt,omitempty"`
+	// ResumeSessionID is the agent's own session id to resume (not a terminal id).
+	ResumeSessionID string `json:"resumeSessionId,omitempty"`
+	Cwd             string `json:"cwd,omitempty"`
+	// PaneID runs the agent in that pane (replacing its terminal); empty opens a new tab.
+	PaneID string `json:"paneId,omitempty"`
+}
+
+// RunAgentResult names the terminal the agent runs in.
+type RunAgentResult struct {
+	TerminalID string   `json:"terminalId"`
+	PaneID     string   `json:"paneId"`
+	Argv       []string `json:"argv"`
+	SessionID  string   `json:"sessionId,omitempty"` // pre-assigned or resumed id, when known
+}
+
+// Binding is which agent runs (or ran) in a terminal and how it ended.
+type Binding struct {
+	TerminalID  string     `json:"terminalId"`
+	PaneID      string     `json:"paneId,omitempty"`
+	AgentID     string     `json:"agentId"`
+	AgentLabel  string     `json:"agentLabel"`
+	SessionID   string     `json:"sessionId,omitempty"`
+	Cwd         string     `json:"cwd,omitempty"`
+	StartedAt   time.Time  `json:"startedAt"`
+	LastEventAt time.Time  `json:"lastEventAt"`
+	LastEvent   string     `json:"lastEvent,omitempty"`
+	Prompted    bool       `json:"prompted"`
+	EndedAt     *time.Time `json:"endedAt,omitempty"`
+	EndReason   string     `json:"endReason,omitempty"` // "", detached, terminal-exited, disposed, resumed
+	CanResume   bool       `json:"canResume"`           // the agent's config has resume args
+	Resumable   bool       `json:"resumable"`           // session id known, prompted, and CanResume
+	Candidate   bool       `json:"candidate"`           // show the resume banner
+	// Unavailable explains why a terminal-exited session cannot be resumed.
+	Unavailable string `json:"unavailable,omitempty"`
+}
+
+// Session is one agent session from the history.
+type Session struct {
+	AgentID        string     `json:"agentId"`
+	AgentLabel     string     `json:"agentLabel"`
+	SessionID      string     `json:"sessionId"`
+	Cwd            string     `json:"cwd"`
+	TerminalID     string     `json:"terminalId,omitempty"`
+	FirstSeenAt    time.Time  `json:"firstSeenAt"`
+	FirstPromptAt  *time.Time `json:"firstPromptAt,omitempty"`
+	LastActivityAt time.Time  `json:"lastActivityAt"`
+	EndedAt        *time.Time `json:"endedAt,omitempty"`
+	EndReason      string     `json:"endReason,omitempty"`
+	Live           bool       `json:"live"`
+	Resumable      bool       `json:"resumable"`
+	Candidate      bool       `json:"candidate"`
+	LastOutcome    string     `json:"lastOutcome,omitempty"`
+}
+
+// ResumeResult is the terminal a resumed conversation now runs in.
+type ResumeResult struct {
+	TerminalID     string   `json:"terminalId"`
+	PaneID         string   `json:"paneId"`
+	AgentID        string   `json:"agentId"`
+	SessionID      string   `json:"sessionId"`
+	Argv           []string `json:"argv"`
+	FromTerminal   string   `json:"fromTerminalId"`
+	AlreadyResumed bool     `json:"alreadyResumed,omitempty"` // a concurrent or earlier resume launched it
+}
+
+// Setting keys.
+const (
+	SettingOnInterrupt       = "agents.onInterrupt" // "banner" (default) or "auto"
+	SettingScrollbackPersist = "scrollback.persist" // "true" (default) or "false"
+)
+
+// EventBinding carries a Binding whenever one changes.
+const EventBinding = "binding"

@@ -1,0 +1,319 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/agents/catalog"
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/install"
+	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/shellquote"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// catalogRows is the builtin catalog in the store's shape.
+func catalogRows() []store.AgentConfig {
+	var out []store.AgentConfig
+	for _, a := range catalog.Builtins() {
+		out = append(out, store.AgentConfig{
+			ID: a.ID, Label: a.Label, Command: a.Command, Args: a.Args, PromptArgs: a.PromptArgs,
+			PromptTransport: a.PromptTransport, ResumeArgs: a.ResumeArgs, Env: a.Env,
+			SessionIDArgs: a.SessionIDArgs, SessionIDKind: a.SessionIDKind, Tracking: a.Tracking,
+		})
+	}
+	return out
+}
+
+func toCatalogConfig(c store.AgentConfig) catalog.Config {
+	return catalog.Config{
+		ID: c.ID, Label: c.Label, Command: c.Command, Args: c.Args, PromptArgs: c.PromptArgs,
+		PromptTransport: c.PromptTransport, ResumeArgs: c.ResumeArgs, Env: c.Env,
+		SessionIDArgs: c.SessionIDArgs, SessionIDKind: c.SessionIDKind,
+	}
+}
+
+// pathOf finds a command on the PATH terminals get.
+func (h *Host) pathOf(command string) (string, bool) {
+	path := ""
+	for _, kv := range h.cfg.BaseEnv {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = p
+		}
+	}
+	if strings.Contains(command, "/") {
+		st, err := os.Stat(command)
+		return command, err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, command)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func (h *Host) installer() install.Installer {
+	home := ""
+	for _, kv := range h.cfg.BaseEnv {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	if home == "" {
+		home = userHome()
+	}
+	return install.Installer{Home: home, Exe: h.cfg.Exe}
+}
+
+func (h *Host) agentToAPI(c store.AgentConfig) api.Agent {
+	a := api.Agent{
+		ID: c.ID, Label: c.Label, Command: c.Command, Args: c.Args, PromptArgs: c.PromptArgs,
+		PromptTransport: c.PromptTransport, ResumeArgs: c.ResumeArgs, Env: c.Env,
+		SessionIDArgs: c.SessionIDArgs, SessionIDKind: c.SessionIDKind, Tracking: c.Tracking,
+		Builtin: c.Builtin, Edited: c.Edited(),
+	}
+	a.Path, a.Found = h.pathOf(c.Command)
+	hs := &api.HookStatus{}
+	if slices.Contains(install.Supported(), c.ID) {
+		hs.Supported = true
+		if st, err := h.installer().Status(c.ID); err == nil {
+			hs.Installed, hs.Path, hs.Note = st.Installed, st.Path, st.Note
+		} else {
+			hs.Note = err.Error()
+		}
+	} else if c.Tracking == "plugin" {
+		hs.Note = "session tracking not available yet"
+	}
+	a.Hooks = hs
+	return a
+}
+
+// Agents lists every agent configuration in display order.
+func (h *Host) Agents(ctx context.Context) ([]api.Agent, error) {
+	cs, err := h.store.ListAgentConfigs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Agent, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, h.agentToAPI(c))
+	}
+	return out, nil
+}
+
+// Agent returns one agent configuration.
+func (h *Host) Agent(ctx context.Context, id string) (api.Agent, error) {
+	c, err := h.store.GetAgentConfig(ctx, id)
+	if err != nil {
+		return api.Agent{}, unknownAgent(id, err)
+	}
+	return h.agentToAPI(c), nil
+}
+
+func unknownAgent(id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("unknown agent %q (see `reprise agents list`)", id)
+	}
+	return err
+}
+
+// SaveAgent validates and stores an agent configuration (a builtin's edit,
+// or a custom agent).
+func (h *Host) SaveAgent(ctx context.Context, a api.Agent) (api.Agent, error) {
+	c := store.AgentConfig{
+		ID: a.ID, Label: a.Label, Command: a.Command, Args: a.Args, PromptArgs: a.PromptArgs,
+		PromptTransport: a.PromptTransport, ResumeArgs: a.ResumeArgs, Env: a.Env,
+		SessionIDArgs: a.SessionIDArgs, SessionIDKind: a.SessionIDKind, Tracking: a.Tracking,
+	}
+	if c.PromptTransport == "" {
+		c.PromptTransport = "argv"
+	}
+	if c.Tracking == "" {
+		c.Tracking = "none"
+	}
+	if old, err := h.store.GetAgentConfig(ctx, a.ID); err == nil && old.Builtin {
+		c.Tracking = old.Tracking // how sessions are tracked is not the user's to change
+	}
+	if err := catalog.ValidateConfig(toCatalogConfig(c)); err != nil {
+		return api.Agent{}, err
+	}
+	saved, err := h.store.SaveAgentConfig(ctx, c)
+	if err != nil {
+		return api.Agent{}, err
+	}
+	return h.agentToAPI(saved), nil
+}
+
+// UpdateResumeArgs changes only an agent's resume args.
+func (h *Host) UpdateResumeArgs(ctx context.Context, id string, args []string) (api.Agent, error) {
+	a, err := h.Agent(ctx, id)
+	if err != nil {
+		return api.Agent{}, err
+	}
+	a.ResumeArgs = args
+	return h.SaveAgent(ctx, a)
+}
+
+// ResetAgent restores a builtin agent's defaults.
+func (h *Host) ResetAgent(ctx context.Context, id string) (api.Agent, error) {
+	c, err := h.store.ResetAgentConfig(ctx, id)
+	if err != nil {
+		return api.Agent{}, unknownAgent(id, err)
+	}
+	return h.agentToAPI(c), nil
+}
+
+// DeleteAgent deletes a custom agent.
+func (h *Host) DeleteAgent(ctx context.Context, id string) error {
+	return unknownAgent(id, h.store.DeleteAgentConfig(ctx, id))
+}
+
+// SetHooks installs or removes Reprise's hooks in an agent's own config.
+func (h *Host) SetHooks(ctx context.Context, id string, installed bool) (api.Agent, error) {
+	in := h.installer()
+	var err error
+	if installed {
+		err = in.Install(id)
+	} else {
+		err = in.Remove(id)
+	}
+	if err != nil {
+		return api.Agent{}, err
+	}
+	return h.Agent(ctx, id)
+}
+
+// posixShells run the launch wrapper with -l -c; any other login shell
+// (fish, nu, …) gets the wrapper from /bin/sh and is exec'd afterwards.
+var posixShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
+// wrapperArgv runs an agent inside the user's login shell: when the agent
+// exits, the wrapper reports its exit status (≥ 128 means it was killed)
+// and the pane falls back to an interactive shell. Every token passes
+// through shellquote; nothing else builds the command line.
+func (h *Host) wrapperArgv(agentID string, l catalog.Launch) []string {
+	cmd := shellquote.Join(l.Argv)
+	if len(l.Stdin) > 0 {
+		cmd = "printf '%s' " + shellquote.Quote(string(l.Stdin)) + " | " + cmd
+	}
+	report := shellquote.Join([]string{h.cfg.Exe, "hook", agentID, "process-exit", "--status"})
+	shell := h.cfg.Shell
+	script := cmd + "; __reprise_status=$?; " + report + ` "$__reprise_status"; exec ` + shellquote.Join(shell)
+	if posixShells[filepath.Base(shell[0])] {
+		return []string{shell[0], "-l", "-c", script}
+	}
+	return []string{"/bin/sh", "-c", script}
+}
+
+// launch builds the argv for an agent, checks it can run, and prepares
+// the per-launch hook settings where the agent takes them.
+func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.AgentConfig, catalog.Launch, string, error) {
+	c, err := h.store.GetAgentConfig(ctx, req.Agent)
+	if err != nil {
+		return c, catalog.Launch{}, "", unknownAgent(req.Agent, err)
+	}
+	cfg := toCatalogConfig(c)
+	lr := catalog.LaunchRequest{Prompt: req.Prompt, ResumeSessionID: req.ResumeSessionID}
+	if req.ResumeSessionID == "" && len(cfg.SessionIDArgs) > 0 && cfg.SessionIDKind != "" {
+		lr.PreassignID = catalog.NewUUID()
+	}
+	// Reprise's own hooks for launches it makes, without touching the
+	// user's settings: Claude takes a per-process settings file.
+	if c.ID == "claude" {
+		b, err := install.ClaudeSettingsJSON(h.cfg.Exe)
+		if err != nil {
+			return c, catalog.Launch{}, "", err
+		}
+		p := filepath.Join(h.cfg.Home.Dir, "hooks", "claude-settings.json")
+		if err := writeFileAtomic(p, b); err != nil {
+			return c, catalog.Launch{}, "", fmt.Errorf("write claude hook settings: %w", err)
+		}
+		cfg.Args = append([]string{"--settings", p}, cfg.Args...)
+	}
+	l, err := catalog.Build(cfg, lr)
+	if err != nil {
+		return c, catalog.Launch{}, "", err
+	}
+	if _, ok := h.pathOf(c.Command); !ok {
+		return c, catalog.Launch{}, "", fmt.Errorf("%s was not found on PATH", c.Command)
+	}
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = h.focusedCwd(ctx)
+	}
+	if abs, err := filepath.Abs(cwd); err == nil {
+		cwd = abs
+	}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		return c, catalog.Launch{}, "", fmt.Errorf("No such directory: %s", cwd)
+	}
+	return c, l, cwd, nil
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// RunAgent starts an agent in a new tab, or in the given pane (replacing
+// its terminal). The binding is recorded before the agent starts, with the
+// pre-assigned or resumed session id, so even a crash before the first hook
+// leaves a known id.
+func (h *Host) RunAgent(ctx context.Context, req api.RunAgentRequest) (api.RunAgentResult, error) {
+	c, l, cwd, err := h.launch(ctx, req)
+	if err != nil {
+		return api.RunAgentResult{}, err
+	}
+	argv := h.wrapperArgv(c.ID, l)
+	extra := make([]string, 0, len(l.Env)+1)
+	for k, v := range l.Env {
+		extra = append(extra, k+"="+v)
+	}
+	extra = append(extra, "REPRISE_AGENT="+c.ID)
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra})
+	if err != nil {
+		return api.RunAgentResult{}, err
+	}
+	if _, _, err := h.applyBinding(ctx, t.ID, bindings.Input{
+		Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
+		Prompted: req.ResumeSessionID != "", At: time.Now(),
+	}); err != nil {
+		h.log.Warn("record launch binding", "terminal", t.ID, "err", err)
+	}
+	var paneID string
+	_, err = h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {
+		if req.PaneID != "" {
+			l2, old, err := layout.ReplaceTerminal(lay, req.PaneID, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			paneID = req.PaneID
+			defer func() { go h.dispose(context.Background(), []string{old}) }()
+			return l2, nil
+		}
+		l2, p, err := builder.AddTab(lay, t.ID)
+		paneID = p
+		return l2, err
+	})
+	if err != nil {
+		h.dispose(ctx, []string{t.ID})
+		return api.RunAgentResult{}, err
+	}
+	h.log.Info("agent started", "agent", c.ID, "terminal", t.ID, "pane", paneID, "session", l.SessionID, "resume", req.ResumeSessionID != "")
+	return api.RunAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil
+}

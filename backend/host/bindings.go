@@ -1,0 +1,407 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/payload"
+	"github.com/reprise-dev/reprise/backend/inbox"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// HookRecord is what `reprise hook` leaves in the inbox.
+type HookRecord struct {
+	TerminalID string        `json:"terminalId"`
+	Event      payload.Event `json:"event"`
+	At         time.Time     `json:"at"`
+}
+
+// Inbox is where hook processes leave their events for this home.
+func (h *Host) Inbox() inbox.Inbox { return InboxOf(h.cfg.Home.Dir) }
+
+// InboxOf is the inbox of a home directory.
+func InboxOf(homeDir string) inbox.Inbox { return inbox.Inbox{Dir: filepath.Join(homeDir, "inbox")} }
+
+// applyBinding runs the truth table on a terminal's binding and stores the
+// result (compare-and-set); guard, when set, can veto the change after
+// seeing the current row (the sweep uses it to skip bindings whose session
+// changed meanwhile).
+func (h *Host) applyBinding(ctx context.Context, terminalID string, in bindings.Input) (bindings.Binding, bool, error) {
+	return h.applyBindingIf(ctx, terminalID, in, nil)
+}
+
+func (h *Host) applyBindingIf(ctx context.Context, terminalID string, in bindings.Input, guard func(cur *bindings.Binding) bool) (bindings.Binding, bool, error) {
+	var outcome bindings.Outcome
+	b, changed, err := h.store.ApplyBinding(ctx, terminalID, func(cur *bindings.Binding) (bindings.Binding, bool) {
+		if guard != nil && !guard(cur) {
+			return bindings.Binding{}, false
+		}
+		next, out, changed := bindings.Decide(cur, in)
+		outcome = out
+		return next, changed
+	})
+	if err != nil {
+		return b, false, err
+	}
+	if changed {
+		h.log.Info("binding changed", "terminal", terminalID, "input", in.Kind, "outcome", outcome,
+			"agent", b.AgentID, "session", b.SessionID, "endReason", b.EndReason, "prompted", b.Prompted)
+		h.publishBinding(ctx, b)
+	} else if outcome != "" && outcome != bindings.NoAgent {
+		h.log.Debug("binding unchanged", "terminal", terminalID, "input", in.Kind, "outcome", outcome)
+	}
+	return b, changed, nil
+}
+
+func (h *Host) canResume(ctx context.Context, agentID string) (bool, string) {
+	c, err := h.store.GetAgentConfig(ctx, agentID)
+	if err != nil {
+		return false, agentID
+	}
+	return len(c.ResumeArgs) > 0, c.Label
+}
+
+func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding {
+	can, label := h.canResume(ctx, b.AgentID)
+	a := api.Binding{
+		TerminalID: b.TerminalID, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID, Cwd: b.Cwd,
+		StartedAt: b.StartedAt, LastEventAt: b.LastEventAt, LastEvent: b.LastEvent, Prompted: b.Prompted,
+		EndedAt: b.EndedAt, EndReason: b.EndReason, CanResume: can,
+		Resumable: bindings.Resumable(&b, can), Candidate: bindings.Candidate(&b, can),
+	}
+	if b.EndReason == bindings.TerminalExited && !a.Candidate {
+		switch {
+		case !can:
+			a.Unavailable = fmt.Sprintf("%s has no resume args configured (Settings → Agents), so this session can't be resumed by id.", label)
+		case b.SessionID == "":
+			a.Unavailable = "No session id was captured for this session."
+		case !b.Prompted:
+			a.Unavailable = "The session was never prompted, so there is no conversation to resume."
+		}
+	}
+	if p, err := h.store.PaneIDForTerminal(ctx, b.TerminalID); err == nil {
+		a.PaneID = p
+	}
+	return a
+}
+
+func (h *Host) publishBinding(ctx context.Context, b bindings.Binding) {
+	a := h.bindingToAPI(ctx, b)
+	h.events.publish(Event{Kind: api.EventBinding, Data: a})
+	if a.Candidate && a.PaneID != "" && h.setting(ctx, api.SettingOnInterrupt) == "auto" {
+		key := b.TerminalID + "/" + b.SessionID
+		h.mu.Lock()
+		tried := h.autoResumed[key]
+		h.autoResumed[key] = true
+		h.mu.Unlock()
+		if !tried { // exactly once per candidate; a failure leaves the banner with Retry
+			go func() {
+				if _, err := h.Resume(h.ctx, b.TerminalID); err != nil {
+					h.log.Warn("automatic resume failed", "terminal", b.TerminalID, "err", err)
+				}
+			}()
+		}
+	}
+}
+
+func (h *Host) setting(ctx context.Context, key string) string {
+	v, _, err := h.store.GetSetting(ctx, key)
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+// Binding returns a terminal's binding; ErrNotFound when no agent ran in it.
+func (h *Host) Binding(ctx context.Context, terminalID string) (api.Binding, error) {
+	b, err := h.store.GetBinding(ctx, terminalID)
+	if err != nil {
+		return api.Binding{}, err
+	}
+	return h.bindingToAPI(ctx, b), nil
+}
+
+// Bindings lists every binding; with candidatesOnly, just the resume
+// candidates.
+func (h *Host) Bindings(ctx context.Context, candidatesOnly bool) ([]api.Binding, error) {
+	var reasons []string
+	if candidatesOnly {
+		reasons = []string{bindings.TerminalExited}
+	}
+	bs, err := h.store.ListBindings(ctx, reasons...)
+	if err != nil {
+		return nil, err
+	}
+	out := []api.Binding{}
+	for _, b := range bs {
+		a := h.bindingToAPI(ctx, b)
+		if candidatesOnly && !a.Candidate {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// Sessions lists agent sessions newest first: with all, every session ever
+// seen; otherwise live ones and resume candidates.
+func (h *Host) Sessions(ctx context.Context, all bool, query string) ([]api.Session, error) {
+	rows, err := h.store.ListAgentSessions(ctx, query, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := []api.Session{}
+	for _, r := range rows {
+		can, label := h.canResume(ctx, r.AgentID)
+		s := api.Session{
+			AgentID: r.AgentID, AgentLabel: label, SessionID: r.SessionID, Cwd: r.Cwd, TerminalID: r.TerminalID,
+			FirstSeenAt: r.FirstSeenAt, FirstPromptAt: r.FirstPromptAt, LastActivityAt: r.LastActivityAt,
+			EndedAt: r.EndedAt, EndReason: r.EndReason, Live: r.EndReason == bindings.Live,
+			Resumable: can && r.FirstPromptAt != nil, LastOutcome: r.LastOutcome,
+		}
+		if b, err := h.store.GetBinding(ctx, r.TerminalID); err == nil && b.SessionID == r.SessionID {
+			s.Candidate = bindings.Candidate(&b, can)
+		}
+		if !all && !s.Live && !s.Candidate {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// handleHook applies one hook event to its terminal's binding.
+func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
+	e := rec.Event
+	if e.Subagent {
+		return nil
+	}
+	in := bindings.Input{
+		Kind: e.Kind, AgentID: e.Agent, SessionID: e.SessionID, Source: e.Source, Reason: e.Reason,
+		Status: e.ExitStatus, Prompted: e.Prompted, Cwd: e.Cwd, At: rec.At,
+	}
+	if in.At.IsZero() {
+		in.At = time.Now()
+	}
+	if e.Kind == payload.KindOther {
+		// Any other hook still proves the agent is alive and may carry its id.
+		in.Kind = bindings.KindOther
+	}
+	b, changed, err := h.applyBinding(ctx, rec.TerminalID, in)
+	if err != nil {
+		return err
+	}
+	if changed {
+		h.noteOutcome(ctx, b, e)
+	}
+	return nil
+}
+
+// DrainInbox applies every queued hook event, in order.
+func (h *Host) DrainInbox(ctx context.Context) {
+	h.drainMu.Lock()
+	defer h.drainMu.Unlock()
+	n, err := h.Inbox().Drain(func(name string, raw []byte) error {
+		var rec HookRecord
+		if err := json.Unmarshal(raw, &rec); err != nil || rec.TerminalID == "" {
+			h.log.Warn("malformed hook record set aside", "record", name, "err", err)
+			return fmt.Errorf("%w: %v", inbox.ErrReject, err)
+		}
+		err := h.handleHook(ctx, rec)
+		if errors.Is(err, store.ErrNotFound) {
+			h.log.Warn("hook event for an unknown terminal set aside", "record", name, "terminal", rec.TerminalID)
+			return fmt.Errorf("%w: %v", inbox.ErrReject, err)
+		}
+		return err
+	})
+	if err != nil {
+		h.log.Warn("hook inbox drain stopped; will retry", "drained", n, "err", err)
+	}
+}
+
+// NotifyInbox asks the drainer to run soon (a hook just wrote).
+func (h *Host) NotifyInbox() {
+	select {
+	case h.inboxKick <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Host) drainLoop() {
+	defer h.wg.Done()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-tick.C:
+		case <-h.inboxKick:
+		}
+		h.DrainInbox(h.ctx)
+	}
+}
+
+// endBindings applies a terminal death to the bindings of the given
+// terminals. snapshot, when given, holds the session id each binding had
+// when the death was noticed: a binding whose session changed meanwhile (a
+// new agent session started) is skipped.
+func (h *Host) endBindings(ctx context.Context, ids []string, at time.Time, snapshot map[string]string) {
+	for _, id := range ids {
+		var guard func(*bindings.Binding) bool
+		if snapshot != nil {
+			want, ok := snapshot[id]
+			guard = func(cur *bindings.Binding) bool { return !ok || cur == nil || cur.SessionID == want }
+		}
+		if _, _, err := h.applyBindingIf(ctx, id, bindings.Input{Kind: bindings.KindTerminalExit, At: at}, guard); err != nil && !errors.Is(err, store.ErrNotFound) {
+			h.log.Warn("end binding", "terminal", id, "err", err)
+		}
+	}
+}
+
+// liveSnapshot records the session id of every binding a terminal death
+// could still end: live ones, and goodbyes within the death-gasp window.
+func (h *Host) liveSnapshot(ctx context.Context) map[string]string {
+	bs, err := h.store.ListBindings(ctx, bindings.Live, bindings.Detached)
+	if err != nil {
+		h.log.Warn("snapshot bindings", "err", err)
+		return nil
+	}
+	snap := map[string]string{}
+	for _, b := range bs {
+		if b.EndReason == bindings.Detached && (b.EndedAt == nil || time.Since(*b.EndedAt) > bindings.Window) {
+			continue
+		}
+		snap[b.TerminalID] = b.SessionID
+	}
+	return snap
+}
+
+// resumeCalls coalesces concurrent resumes of one terminal into one launch.
+type resumeCalls struct {
+	mu    sync.Mutex
+	calls map[string]*resumeCall
+}
+
+type resumeCall struct {
+	done chan struct{}
+	res  api.ResumeResult
+	err  error
+}
+
+// Resume brings an interrupted conversation back in the same pane: it
+// claims the candidate (one atomic update; exactly one caller wins),
+// relaunches the agent with its resume args and session id in the
+// session's own directory in a new terminal that takes the dead one's
+// place, and disposes the dead terminal. A failed launch un-claims, so the
+// session id is never lost. Concurrent calls share one launch; a repeat
+// after success returns the terminal it runs in.
+func (h *Host) Resume(ctx context.Context, terminalID string) (api.ResumeResult, error) {
+	h.resumes.mu.Lock()
+	if c, ok := h.resumes.calls[terminalID]; ok {
+		h.resumes.mu.Unlock()
+		<-c.done
+		r := c.res
+		r.AlreadyResumed = true
+		return r, c.err
+	}
+	c := &resumeCall{done: make(chan struct{})}
+	h.resumes.calls[terminalID] = c
+	h.resumes.mu.Unlock()
+	c.res, c.err = h.resume(ctx, terminalID)
+	close(c.done)
+	h.resumes.mu.Lock()
+	delete(h.resumes.calls, terminalID)
+	h.resumes.mu.Unlock()
+	return c.res, c.err
+}
+
+func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult, error) {
+	b, err := h.store.GetBinding(ctx, terminalID)
+	if errors.Is(err, store.ErrNotFound) {
+		return api.ResumeResult{}, fmt.Errorf("no agent ran in terminal %s", terminalID)
+	}
+	if err != nil {
+		return api.ResumeResult{}, err
+	}
+	can, label := h.canResume(ctx, b.AgentID)
+	if b.EndReason == bindings.Resumed {
+		if r, ok := h.findResumed(ctx, b); ok {
+			return r, nil
+		}
+		return api.ResumeResult{}, fmt.Errorf("%s session %s was already resumed", label, b.SessionID)
+	}
+	if !bindings.Candidate(&b, can) {
+		ab := h.bindingToAPI(ctx, b)
+		if ab.Unavailable != "" {
+			return api.ResumeResult{}, errors.New(ab.Unavailable)
+		}
+		return api.ResumeResult{}, fmt.Errorf("terminal %s has no interrupted %s session to resume (%s)", terminalID, label, describeEnd(b.EndReason))
+	}
+	claimed, changed, err := h.applyBinding(ctx, terminalID, bindings.Input{Kind: bindings.KindClaim, CanResume: can, At: time.Now()})
+	if err != nil {
+		return api.ResumeResult{}, err
+	}
+	if !changed {
+		// Another process claimed it first.
+		if r, ok := h.findResumed(ctx, b); ok {
+			r.AlreadyResumed = true
+			return r, nil
+		}
+		return api.ResumeResult{}, fmt.Errorf("%s session %s is being resumed elsewhere", label, b.SessionID)
+	}
+	paneID, _ := h.store.PaneIDForTerminal(ctx, terminalID)
+	cwd := claimed.Cwd
+	if cwd == "" {
+		if t, err := h.store.GetTerminal(ctx, terminalID); err == nil {
+			cwd = t.Cwd
+		}
+	}
+	res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID})
+	if err != nil {
+		if _, _, uerr := h.applyBinding(context.WithoutCancel(ctx), terminalID, bindings.Input{Kind: bindings.KindUnclaim, At: time.Now()}); uerr != nil {
+			h.log.Error("un-claim after failed resume", "terminal", terminalID, "err", uerr)
+		}
+		return api.ResumeResult{}, fmt.Errorf("couldn't resume %s: %w", label, err)
+	}
+	h.log.Info("session resumed", "agent", b.AgentID, "session", b.SessionID, "from", terminalID, "terminal", res.TerminalID, "pane", res.PaneID)
+	return api.ResumeResult{TerminalID: res.TerminalID, PaneID: res.PaneID, AgentID: b.AgentID, SessionID: b.SessionID, Argv: res.Argv, FromTerminal: terminalID}, nil
+}
+
+// findResumed finds the terminal a claimed session was relaunched in.
+func (h *Host) findResumed(ctx context.Context, b bindings.Binding) (api.ResumeResult, bool) {
+	bs, err := h.store.ListBindings(ctx)
+	if err != nil {
+		return api.ResumeResult{}, false
+	}
+	for i := len(bs) - 1; i >= 0; i-- {
+		nb := bs[i]
+		if nb.TerminalID != b.TerminalID && nb.AgentID == b.AgentID && nb.SessionID == b.SessionID && !nb.StartedAt.Before(b.StartedAt) {
+			p, _ := h.store.PaneIDForTerminal(ctx, nb.TerminalID)
+			return api.ResumeResult{TerminalID: nb.TerminalID, PaneID: p, AgentID: nb.AgentID, SessionID: nb.SessionID, FromTerminal: b.TerminalID, AlreadyResumed: true}, true
+		}
+	}
+	return api.ResumeResult{}, false
+}
+
+func describeEnd(reason string) string {
+	switch reason {
+	case bindings.Live:
+		return "it is still running"
+	case bindings.Detached:
+		return "it ended cleanly; resume it from the sessions list"
+	case bindings.Disposed:
+		return "its pane was closed"
+	}
+	return reason
+}
+
+// noteOutcome is a hook for restore outcomes (resumed / fresh / failed).
+func (h *Host) noteOutcome(ctx context.Context, b bindings.Binding, e payload.Event) {}

@@ -1,0 +1,202 @@
+// Package localapi serves the host's actions over its Unix socket
+// ($REPRISE_HOME/run/host.sock, mode 0600) as versioned JSON: the CLI, the
+// Go SDK and the MCP server are its clients, and hooks poke it so their
+// events are applied at once.
+package localapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// Server is the local API of one host.
+type Server struct {
+	h   *host.Host
+	ln  net.Listener
+	srv *http.Server
+	log *slog.Logger
+}
+
+// Listen serves the API on sock.
+func Listen(h *host.Host, sock string, logger *slog.Logger) (*Server, error) {
+	_ = os.Remove(sock) // the host lock is held: any socket here is stale
+	old := syscall.Umask(0o177)
+	ln, err := net.Listen("unix", sock)
+	syscall.Umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("local api: listen on %s: %w", sock, err)
+	}
+	if err := os.Chmod(sock, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("local api: %w", err)
+	}
+	s := &Server{h: h, ln: ln, log: logger.With("component", "localapi")}
+	s.srv = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("local api stopped", "err", err)
+		}
+	}()
+	return s, nil
+}
+
+// Close stops serving and removes the socket.
+func (s *Server) Close(ctx context.Context) error {
+	err := s.srv.Shutdown(ctx)
+	_ = os.Remove(s.ln.Addr().String())
+	return err
+}
+
+// Error is the body of every failed call.
+type Error struct {
+	Error string `json:"error"`
+}
+
+type handler func(r *http.Request) (any, error)
+
+func (s *Server) wrap(fn handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		res, err := fn(r)
+		w.Header().Set("Content-Type", "application/json")
+		if err != nil {
+			code := http.StatusInternalServerError
+			var be badRequest
+			switch {
+			case errors.As(err, &be):
+				code = http.StatusBadRequest
+			case errors.Is(err, store.ErrNotFound):
+				code = http.StatusNotFound
+			case errors.Is(err, store.ErrConflict):
+				code = http.StatusConflict
+			default:
+				code = http.StatusUnprocessableEntity
+			}
+			w.WriteHeader(code)
+			json.NewEncoder(w).Encode(Error{Error: err.Error()})
+			return
+		}
+		if res == nil {
+			res = struct{}{}
+		}
+		json.NewEncoder(w).Encode(res)
+	}
+}
+
+type badRequest struct{ error }
+
+func decode[T any](r *http.Request) (T, error) {
+	var v T
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		return v, badRequest{fmt.Errorf("read request: %w", err)}
+	}
+	if len(body) == 0 {
+		return v, nil
+	}
+	if err := json.Unmarshal(body, &v); err != nil {
+		return v, badRequest{fmt.Errorf("bad request body: %w", err)}
+	}
+	return v, nil
+}
+
+// ResumeRequest names the terminal whose interrupted agent to resume.
+type ResumeRequest struct {
+	TerminalID string `json:"terminalId"`
+}
+
+// ResumeArgsRequest sets an agent's resume args.
+type ResumeArgsRequest struct {
+	ResumeArgs []string `json:"resumeArgs"`
+}
+
+// SettingValue is a setting's value.
+type SettingValue struct {
+	Value string `json:"value"`
+}
+
+func (s *Server) routes() http.Handler {
+	h := s.h
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/version", s.wrap(func(r *http.Request) (any, error) {
+		return map[string]any{"api": 1, "wire": api.Version, "pid": os.Getpid()}, nil
+	}))
+	mux.HandleFunc("GET /v1/agents", s.wrap(func(r *http.Request) (any, error) { return h.Agents(r.Context()) }))
+	mux.HandleFunc("GET /v1/agents/{id}", s.wrap(func(r *http.Request) (any, error) { return h.Agent(r.Context(), r.PathValue("id")) }))
+	mux.HandleFunc("PUT /v1/agents/{id}", s.wrap(func(r *http.Request) (any, error) {
+		a, err := decode[api.Agent](r)
+		if err != nil {
+			return nil, err
+		}
+		a.ID = r.PathValue("id")
+		return h.SaveAgent(r.Context(), a)
+	}))
+	mux.HandleFunc("PUT /v1/agents/{id}/resume-args", s.wrap(func(r *http.Request) (any, error) {
+		req, err := decode[ResumeArgsRequest](r)
+		if err != nil {
+			return nil, err
+		}
+		return h.UpdateResumeArgs(r.Context(), r.PathValue("id"), req.ResumeArgs)
+	}))
+	mux.HandleFunc("POST /v1/agents/{id}/reset", s.wrap(func(r *http.Request) (any, error) { return h.ResetAgent(r.Context(), r.PathValue("id")) }))
+	mux.HandleFunc("DELETE /v1/agents/{id}", s.wrap(func(r *http.Request) (any, error) { return nil, h.DeleteAgent(r.Context(), r.PathValue("id")) }))
+	mux.HandleFunc("POST /v1/agents/{id}/hooks", s.wrap(func(r *http.Request) (any, error) { return h.SetHooks(r.Context(), r.PathValue("id"), true) }))
+	mux.HandleFunc("DELETE /v1/agents/{id}/hooks", s.wrap(func(r *http.Request) (any, error) { return h.SetHooks(r.Context(), r.PathValue("id"), false) }))
+	mux.HandleFunc("POST /v1/agents/run", s.wrap(func(r *http.Request) (any, error) {
+		req, err := decode[api.RunAgentRequest](r)
+		if err != nil {
+			return nil, err
+		}
+		return h.RunAgent(r.Context(), req)
+	}))
+	mux.HandleFunc("GET /v1/terminals", s.wrap(func(r *http.Request) (any, error) { return h.Terminals(r.Context()) }))
+	mux.HandleFunc("POST /v1/terminals/{id}/close", s.wrap(func(r *http.Request) (any, error) {
+		return nil, h.CloseTerminal(r.Context(), r.PathValue("id"))
+	}))
+	mux.HandleFunc("GET /v1/bindings/{terminalId}", s.wrap(func(r *http.Request) (any, error) {
+		return h.Binding(r.Context(), r.PathValue("terminalId"))
+	}))
+	mux.HandleFunc("GET /v1/candidates", s.wrap(func(r *http.Request) (any, error) { return h.Bindings(r.Context(), true) }))
+	mux.HandleFunc("GET /v1/sessions", s.wrap(func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		return h.Sessions(r.Context(), q.Get("all") == "1" || q.Get("all") == "true", q.Get("q"))
+	}))
+	mux.HandleFunc("POST /v1/resume", s.wrap(func(r *http.Request) (any, error) {
+		req, err := decode[ResumeRequest](r)
+		if err != nil {
+			return nil, err
+		}
+		if req.TerminalID == "" {
+			return nil, badRequest{errors.New("terminalId is required")}
+		}
+		return h.Resume(r.Context(), req.TerminalID)
+	}))
+	mux.HandleFunc("POST /v1/hooks/notify", s.wrap(func(r *http.Request) (any, error) {
+		h.NotifyInbox()
+		return nil, nil
+	}))
+	mux.HandleFunc("GET /v1/settings/{key}", s.wrap(func(r *http.Request) (any, error) {
+		v, err := h.Setting(r.Context(), r.PathValue("key"))
+		return SettingValue{Value: v}, err
+	}))
+	mux.HandleFunc("PUT /v1/settings/{key}", s.wrap(func(r *http.Request) (any, error) {
+		req, err := decode[SettingValue](r)
+		if err != nil {
+			return nil, err
+		}
+		return nil, h.SetSetting(r.Context(), r.PathValue("key"), req.Value)
+	}))
+	return mux
+}
