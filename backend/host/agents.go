@@ -62,16 +62,22 @@ func (h *Host) pathOf(command string) (string, bool) {
 }
 
 func (h *Host) installer() install.Installer {
-	home := ""
+	in := install.Installer{Exe: h.cfg.Exe}
 	for _, kv := range h.cfg.BaseEnv {
-		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
-			home = v
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME":
+			in.Home = v
+		case "CLAUDE_CONFIG_DIR":
+			in.ClaudeConfigDir = v
+		case "CODEX_HOME":
+			in.CodexHome = v
 		}
 	}
-	if home == "" {
-		home = userHome()
+	if in.Home == "" {
+		in.Home = userHome()
 	}
-	return install.Installer{Home: home, Exe: h.cfg.Exe}
+	return in
 }
 
 func (h *Host) agentToAPI(c store.AgentConfig) api.Agent {
@@ -239,13 +245,33 @@ func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.Agent
 		}
 		cfg.Args = append([]string{"--settings", p}, cfg.Args...)
 	}
+	// Agents configured through their own config files get Reprise's
+	// (guarded, removable) hooks there when Reprise launches them; Codex
+	// also needs its hooks trusted.
+	if c.ID != "claude" && c.Tracking == "hooks" && slices.Contains(install.Supported(), c.ID) {
+		in := h.installer()
+		if st, err := in.Status(c.ID); err == nil && !st.Installed {
+			if err := in.Install(c.ID); err != nil {
+				h.log.Warn("install hooks for launch", "agent", c.ID, "err", err)
+			} else {
+				h.log.Info("installed Reprise hooks", "agent", c.ID, "path", st.Path)
+			}
+		}
+		if c.ID == "codex" {
+			cfg.Args = append([]string{"--dangerously-bypass-hook-trust"}, cfg.Args...)
+		}
+	}
 	l, err := catalog.Build(cfg, lr)
 	if err != nil {
 		return c, catalog.Launch{}, "", err
 	}
-	if _, ok := h.pathOf(c.Command); !ok {
+	bin, ok := h.pathOf(c.Command)
+	if !ok {
 		return c, catalog.Launch{}, "", fmt.Errorf("%s was not found on PATH", c.Command)
 	}
+	// Run what we found: a login shell's profile may reset PATH (Debian's
+	// /etc/profile does), and "found on PATH" must mean "will run".
+	l.Argv[0] = bin
 	cwd := req.Cwd
 	if cwd == "" {
 		cwd = h.focusedCwd(ctx)
@@ -295,16 +321,12 @@ func (h *Host) RunAgent(ctx context.Context, req api.RunAgentRequest) (api.RunAg
 	}); err != nil {
 		h.log.Warn("record launch binding", "terminal", t.ID, "err", err)
 	}
-	var paneID string
+	var paneID, replaced string
 	_, err = h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {
 		if req.PaneID != "" {
 			l2, old, err := layout.ReplaceTerminal(lay, req.PaneID, t.ID)
-			if err != nil {
-				return nil, err
-			}
-			paneID = req.PaneID
-			defer func() { go h.dispose(context.Background(), []string{old}) }()
-			return l2, nil
+			paneID, replaced = req.PaneID, old
+			return l2, err
 		}
 		l2, p, err := builder.AddTab(lay, t.ID)
 		paneID = p
@@ -313,6 +335,9 @@ func (h *Host) RunAgent(ctx context.Context, req api.RunAgentRequest) (api.RunAg
 	if err != nil {
 		h.dispose(ctx, []string{t.ID})
 		return api.RunAgentResult{}, err
+	}
+	if replaced != "" {
+		h.dispose(ctx, []string{replaced}) // the pane's old terminal, dead or a surviving shell
 	}
 	h.log.Info("agent started", "agent", c.ID, "terminal", t.ID, "pane", paneID, "session", l.SessionID, "resume", req.ResumeSessionID != "")
 	return api.RunAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil

@@ -30,10 +30,17 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	reprise = filepath.Join(dir, "reprise")
-	out, err := exec.Command("go", "build", "-o", reprise, "github.com/reprise-dev/reprise").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build reprise: %v\n%s", err, out)
-		os.Exit(1)
+	fakeBin = filepath.Join(dir, "fakebin")
+	for _, b := range [][]string{
+		{"-o", reprise, "github.com/reprise-dev/reprise"},
+		{"-o", filepath.Join(fakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
+		{"-o", filepath.Join(fakeBin, "codex"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/codex"},
+	} {
+		out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b[2], err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

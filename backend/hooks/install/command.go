@@ -2,6 +2,8 @@ package install
 
 import (
 	"strings"
+
+	"github.com/reprise-dev/reprise/backend/shellquote"
 )
 
 // guard makes the hook do nothing outside a Reprise pane, and `|| true`
@@ -16,13 +18,7 @@ const (
 //
 //	[ -n "$REPRISE_TERMINAL_ID" ] && '/abs/reprise' hook <agent> <event> || true
 func Command(exe, agent, event string) string {
-	return guard + shellQuote(exe) + " hook " + agent + " " + event + trailer
-}
-
-// shellQuote single-quotes s for a POSIX shell; each quote in s becomes
-// close-quote, backslash-quote, open-quote.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return guard + shellquote.Quote(exe) + " hook " + agent + " " + event + trailer
 }
 
 // owned is a command Reprise installed, taken apart.
@@ -52,7 +48,7 @@ func parseCommand(cmd string) (owned, bool) {
 	return owned{exe: exe, agent: f[2], event: f[3]}, true
 }
 
-// unquote reads one word made of '…' runs and \' (what shellQuote writes)
+// unquote reads one word made of '…' runs and \' (what shellquote.Quote writes)
 // from the start of s.
 func unquote(s string) (word, rest string, ok bool) {
 	var b strings.Builder
