@@ -69,6 +69,13 @@ type Binding struct {
 	Candidate   bool       `json:"candidate"`           // show the resume banner
 	// Unavailable explains why a terminal-exited session cannot be resumed.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Outcome of a resume launched in this terminal: "resuming" until the
+	// agent confirms, then "resumed", "fresh" or "failed" (or "unconfirmed"
+	// for agents that report nothing); OutcomeDetail says why.
+	ResumeOf      string     `json:"resumeOf,omitempty"`
+	Outcome       string     `json:"outcome,omitempty"`
+	OutcomeDetail string     `json:"outcomeDetail,omitempty"`
+	OutcomeAt     *time.Time `json:"outcomeAt,omitempty"`
 }
 
 // Session is one agent session from the history.
@@ -104,6 +111,11 @@ type ResumeResult struct {
 const (
 	SettingOnInterrupt       = "agents.onInterrupt" // "banner" (default) or "auto"
 	SettingScrollbackPersist = "scrollback.persist" // "true" (default) or "false"
+	// SettingContinueAfterRestart: "true" resumes every interrupted agent
+	// after a reboot or daemon loss; "false" (default) offers the banner.
+	SettingContinueAfterRestart    = "agents.continueAfterRestart"
+	SettingSessionRetentionDays    = "sessions.retentionDays"   // "0" (default) keeps forever
+	SettingScrollbackRetentionDays = "scrollback.retentionDays" // "0" (default) keeps forever
 )
 
 // EventBinding carries a Binding whenever one changes.

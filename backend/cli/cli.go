@@ -22,6 +22,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
+	"github.com/reprise-dev/reprise/backend/mcp"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyd"
@@ -52,6 +53,7 @@ const usage = `usage: reprise [--home DIR]                 open the desktop app
        reprise agents reset ID
        reprise sessions list [--all] [-q TEXT] [--json]
        reprise resume TERMINAL-ID [--json]
+       reprise restore-check [--json]            what each pane would do after a restart, and why
        reprise mcp                               an MCP server on stdio
        reprise ptyd [--home DIR]                 the pty daemon (started for you)
        reprise version`
@@ -104,6 +106,14 @@ func run(args []string, env Env) error {
 		return runSessions(args[1:], env)
 	case "resume":
 		return runResume(args[1:], env)
+	case "mcp":
+		fs, home := newFlags("mcp", env)
+		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		return mcp.Run(context.Background(), mcp.Options{Home: *home, Stdin: os.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Version: Version})
+	case "restore-check":
+		return runRestoreCheck(args[1:], env)
 	case "terminals":
 		if len(args) < 2 || args[1] != "list" {
 			return usageError{"terminals: expected 'list'"}

@@ -227,9 +227,8 @@ func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.Agent
 	if err != nil {
 		return c, catalog.Launch{}, "", unknownAgent(req.Agent, err)
 	}
-	cfg := toCatalogConfig(c)
 	lr := catalog.LaunchRequest{Prompt: req.Prompt, ResumeSessionID: req.ResumeSessionID}
-	if req.ResumeSessionID == "" && len(cfg.SessionIDArgs) > 0 && cfg.SessionIDKind != "" {
+	if req.ResumeSessionID == "" && len(c.SessionIDArgs) > 0 && c.SessionIDKind != "" {
 		lr.PreassignID = catalog.NewUUID()
 	}
 	// Reprise's own hooks for launches it makes, without touching the
@@ -239,11 +238,9 @@ func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.Agent
 		if err != nil {
 			return c, catalog.Launch{}, "", err
 		}
-		p := filepath.Join(h.cfg.Home.Dir, "hooks", "claude-settings.json")
-		if err := writeFileAtomic(p, b); err != nil {
+		if err := writeFileAtomic(claudeSettingsPath(h.cfg.Home.Dir), b); err != nil {
 			return c, catalog.Launch{}, "", fmt.Errorf("write claude hook settings: %w", err)
 		}
-		cfg.Args = append([]string{"--settings", p}, cfg.Args...)
 	}
 	// Agents configured through their own config files get Reprise's
 	// (guarded, removable) hooks there when Reprise launches them; Codex
@@ -257,11 +254,8 @@ func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.Agent
 				h.log.Info("installed Reprise hooks", "agent", c.ID, "path", st.Path)
 			}
 		}
-		if c.ID == "codex" {
-			cfg.Args = append([]string{"--dangerously-bypass-hook-trust"}, cfg.Args...)
-		}
 	}
-	l, err := catalog.Build(cfg, lr)
+	l, err := catalog.Build(launchConfig(c, h.cfg.Home.Dir), lr)
 	if err != nil {
 		return c, catalog.Launch{}, "", err
 	}
@@ -285,15 +279,41 @@ func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.Agent
 	return c, l, cwd, nil
 }
 
+func claudeSettingsPath(homeDir string) string {
+	return filepath.Join(homeDir, "hooks", "claude-settings.json")
+}
+
+// launchConfig is an agent's config as Reprise launches it: Claude with the
+// per-process settings file carrying Reprise's hooks, Codex with its hooks
+// trusted.
+func launchConfig(c store.AgentConfig, homeDir string) catalog.Config {
+	cfg := toCatalogConfig(c)
+	switch c.ID {
+	case "claude":
+		cfg.Args = append([]string{"--settings", claudeSettingsPath(homeDir)}, cfg.Args...)
+	case "codex":
+		cfg.Args = append([]string{"--dangerously-bypass-hook-trust"}, cfg.Args...)
+	}
+	return cfg
+}
+
 func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	defer os.Remove(f.Name())
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // RunAgent starts an agent in a new tab, or in the given pane (replacing

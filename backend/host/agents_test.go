@@ -144,6 +144,7 @@ func TestKilledAgentResumesInSamePane(t *testing.T) {
 	s := attach(t, v, r.TerminalID)
 	waitText(t, s, "ack: remember PAPAYA-77") // the fake prints the old turns back on --resume
 	last := e.startsOf(t)[len(e.startsOf(t))-1]
+	_ = last
 	if !containsSeq(last.Argv, "--resume", res.SessionID) {
 		t.Fatalf("resume argv %v", last.Argv)
 	}
@@ -208,7 +209,8 @@ func TestAgentKilledShellSurvivesIsCandidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := e.startsOf(t)[len(e.startsOf(t))-1]
+	waitFor(t, "codex relaunched", func() bool { return len(e.startsOf(t)) == 2 })
+	last := e.startsOf(t)[1]
 	if !containsSeq(last.Argv, "resume", b.SessionID) {
 		t.Fatalf("codex resume argv %v", last.Argv)
 	}

@@ -86,8 +86,9 @@ func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding
 			a.Unavailable = "The session was never prompted, so there is no conversation to resume."
 		}
 	}
-	if p, err := h.store.PaneIDForTerminal(ctx, b.TerminalID); err == nil {
-		a.PaneID = p
+	a.PaneID = h.paneForResume(ctx, b.TerminalID)
+	if o, err := h.store.GetOutcome(ctx, b.TerminalID); err == nil && o.Outcome != "" {
+		a.ResumeOf, a.Outcome, a.OutcomeDetail, a.OutcomeAt = o.ResumeOf, o.Outcome, o.Detail, o.At
 	}
 	return a
 }
@@ -194,13 +195,11 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 		// Any other hook still proves the agent is alive and may carry its id.
 		in.Kind = bindings.KindOther
 	}
-	b, changed, err := h.applyBinding(ctx, rec.TerminalID, in)
+	b, _, err := h.applyBinding(ctx, rec.TerminalID, in)
 	if err != nil {
 		return err
 	}
-	if changed {
-		h.noteOutcome(ctx, b, e)
-	}
+	h.noteOutcome(ctx, b, e)
 	return nil
 }
 
@@ -260,8 +259,15 @@ func (h *Host) endBindings(ctx context.Context, ids []string, at time.Time, snap
 			want, ok := snapshot[id]
 			guard = func(cur *bindings.Binding) bool { return !ok || cur == nil || cur.SessionID == want }
 		}
-		if _, _, err := h.applyBindingIf(ctx, id, bindings.Input{Kind: bindings.KindTerminalExit, At: at}, guard); err != nil && !errors.Is(err, store.ErrNotFound) {
-			h.log.Warn("end binding", "terminal", id, "err", err)
+		b, _, err := h.applyBindingIf(ctx, id, bindings.Input{Kind: bindings.KindTerminalExit, At: at}, guard)
+		if err != nil {
+			if !errors.Is(err, store.ErrNotFound) {
+				h.log.Warn("end binding", "terminal", id, "err", err)
+			}
+			continue
+		}
+		if o, err := h.store.GetOutcome(ctx, id); err == nil && o.Outcome == OutcomeResuming {
+			h.finishOutcome(ctx, b, o, store.Outcome{Outcome: OutcomeFailed, Detail: "the terminal ended before the agent confirmed the resume"})
 		}
 	}
 }
@@ -357,7 +363,7 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 		}
 		return api.ResumeResult{}, fmt.Errorf("%s session %s is being resumed elsewhere", label, b.SessionID)
 	}
-	paneID, _ := h.store.PaneIDForTerminal(ctx, terminalID)
+	paneID := h.paneForResume(ctx, terminalID)
 	cwd := claimed.Cwd
 	if cwd == "" {
 		if t, err := h.store.GetTerminal(ctx, terminalID); err == nil {
@@ -371,6 +377,7 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 		}
 		return api.ResumeResult{}, fmt.Errorf("couldn't resume %s: %w", label, err)
 	}
+	h.markResuming(ctx, res.TerminalID, b.AgentID, b.SessionID)
 	h.log.Info("session resumed", "agent", b.AgentID, "session", b.SessionID, "from", terminalID, "terminal", res.TerminalID, "pane", res.PaneID)
 	return api.ResumeResult{TerminalID: res.TerminalID, PaneID: res.PaneID, AgentID: b.AgentID, SessionID: b.SessionID, Argv: res.Argv, FromTerminal: terminalID}, nil
 }
@@ -402,6 +409,3 @@ func describeEnd(reason string) string {
 	}
 	return reason
 }
-
-// noteOutcome is a hook for restore outcomes (resumed / fresh / failed).
-func (h *Host) noteOutcome(ctx context.Context, b bindings.Binding, e payload.Event) {}

@@ -67,6 +67,7 @@ type Host struct {
 	// autoResumed remembers candidates already resumed automatically
 	// (terminal/session), guarded by mu.
 	autoResumed map[string]bool
+	restore     RestoreReport // guarded by mu
 }
 
 // Start takes the home's host lock, opens the store, connects to (or
@@ -126,10 +127,14 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		h.Close()
 		return nil, err
 	}
+	// The forecast is made before reconciliation changes anything: it is
+	// what this start is about to do.
+	h.recordForecast(ctx, false)
 	if err := h.reconcile(ctx); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("reconcile terminals: %w", err)
 	}
+	h.prune(ctx)
 	if err := h.ensureTab(ctx); err != nil {
 		h.Close()
 		return nil, err

@@ -84,6 +84,11 @@ func (h *Host) reconcile(ctx context.Context) error {
 	}
 	if len(lost) > 0 {
 		h.log.Warn("terminals lost with the pty daemon were restored from scrollback", "count", len(lost))
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.continueAfterRestart(h.ctx, lost)
+		}()
 	}
 	return nil
 }

@@ -13,8 +13,11 @@ var settingDefs = map[string]struct {
 	def     string
 	allowed []string
 }{
-	api.SettingOnInterrupt:       {"banner", []string{"banner", "auto"}},
-	api.SettingScrollbackPersist: {"true", []string{"true", "false"}},
+	api.SettingOnInterrupt:             {"banner", []string{"banner", "auto"}},
+	api.SettingScrollbackPersist:       {"true", []string{"true", "false"}},
+	api.SettingContinueAfterRestart:    {"false", []string{"true", "false"}},
+	api.SettingSessionRetentionDays:    {"0", nil},
+	api.SettingScrollbackRetentionDays: {"0", nil},
 }
 
 // Setting returns a setting's value, or its default.
@@ -38,6 +41,13 @@ func (h *Host) SetSetting(ctx context.Context, key, value string) error {
 	d, ok := settingDefs[key]
 	if !ok {
 		return fmt.Errorf("unknown setting %q", key)
+	}
+	if d.allowed == nil { // a number of days
+		var n int
+		if _, err := fmt.Sscanf(value, "%d", &n); err != nil || n < 0 || fmt.Sprint(n) != value {
+			return fmt.Errorf("setting %s: %q is not a whole number of days (0 = keep forever)", key, value)
+		}
+		return h.store.SetSetting(ctx, key, value)
 	}
 	for _, a := range d.allowed {
 		if a == value {

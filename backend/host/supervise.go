@@ -120,6 +120,7 @@ func (h *Host) restart() {
 		h.sweepUnanswered()
 		return
 	}
+	h.recordForecast(ctx, true)
 	if err := h.reconcile(ctx); err != nil {
 		h.log.Error("reconcile after daemon restart failed", "err", err)
 	}

@@ -183,6 +183,10 @@ func (s *Server) routes() http.Handler {
 		}
 		return h.Resume(r.Context(), req.TerminalID)
 	}))
+	mux.HandleFunc("GET /v1/restore", s.wrap(func(r *http.Request) (any, error) { return h.LastRestore(), nil }))
+	mux.HandleFunc("DELETE /v1/sessions/{agent}/{session}", s.wrap(func(r *http.Request) (any, error) {
+		return nil, h.ForgetSession(r.Context(), r.PathValue("agent"), r.PathValue("session"))
+	}))
 	mux.HandleFunc("POST /v1/hooks/notify", s.wrap(func(r *http.Request) (any, error) {
 		h.NotifyInbox()
 		return nil, nil

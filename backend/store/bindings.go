@@ -211,3 +211,83 @@ func (s *Store) SetSessionOutcome(ctx context.Context, agentID, sessionID, outco
 	return dbErr(s.db.WithContext(ctx).Model(&AgentSession{}).Where("agent_id = ? AND session_id = ?", agentID, sessionID).
 		Update("last_outcome", outcome).Error)
 }
+
+// Outcome is what a resume led to, kept on the relaunched terminal's binding.
+type Outcome struct {
+	ResumeOf string     `json:"resumeOf"` // the session id the resume asked for
+	Outcome  string     `json:"outcome"`  // resuming, resumed, fresh, failed, unconfirmed
+	Detail   string     `json:"detail,omitempty"`
+	At       *time.Time `json:"at,omitempty"`
+}
+
+type outcomeRow struct {
+	TerminalID    string     `gorm:"column:terminal_id;primaryKey"`
+	ResumeOf      string     `gorm:"column:resume_of"`
+	Outcome       string     `gorm:"column:outcome"`
+	OutcomeDetail string     `gorm:"column:outcome_detail"`
+	OutcomeAt     *time.Time `gorm:"column:outcome_at"`
+}
+
+func (outcomeRow) TableName() string { return "bindings" }
+
+// SetOutcome records a resume outcome on a terminal's binding. With from
+// set, it only replaces an outcome currently equal to from (so a late
+// "resuming" never overwrites a confirmation), and reports whether it did.
+func (s *Store) SetOutcome(ctx context.Context, terminalID string, o Outcome, from ...string) (bool, error) {
+	q := s.db.WithContext(ctx).Model(&outcomeRow{}).Where("terminal_id = ?", terminalID)
+	if len(from) > 0 {
+		q = q.Where("outcome IN ?", from)
+	}
+	at := time.Now().UTC()
+	if o.At != nil {
+		at = utc(*o.At)
+	}
+	upd := map[string]any{"outcome": o.Outcome, "outcome_detail": o.Detail, "outcome_at": at}
+	if o.ResumeOf != "" {
+		upd["resume_of"] = o.ResumeOf
+	}
+	res := q.Updates(upd)
+	if res.Error != nil {
+		return false, fmt.Errorf("set outcome of %q: %w", terminalID, dbErr(res.Error))
+	}
+	return res.RowsAffected > 0, nil
+}
+
+// GetOutcome returns a terminal's resume outcome (empty when none).
+func (s *Store) GetOutcome(ctx context.Context, terminalID string) (Outcome, error) {
+	var r outcomeRow
+	if err := s.db.WithContext(ctx).Where("terminal_id = ?", terminalID).Take(&r).Error; err != nil {
+		return Outcome{}, fmt.Errorf("outcome of %q: %w", terminalID, dbErr(err))
+	}
+	return Outcome{ResumeOf: r.ResumeOf, Outcome: r.Outcome, Detail: r.OutcomeDetail, At: r.OutcomeAt}, nil
+}
+
+// ForgetSession deletes a session's history row; the caller removes logs.
+func (s *Store) ForgetSession(ctx context.Context, agentID, sessionID string) error {
+	res := s.db.WithContext(ctx).Where("agent_id = ? AND session_id = ?", agentID, sessionID).Delete(&AgentSession{})
+	if res.Error != nil {
+		return fmt.Errorf("forget session: %w", dbErr(res.Error))
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("forget session %s/%s: %w", agentID, sessionID, ErrNotFound)
+	}
+	return nil
+}
+
+// PruneSessions deletes history rows whose last activity is before cutoff
+// and which are not live.
+func (s *Store) PruneSessions(ctx context.Context, cutoff time.Time) (int64, error) {
+	res := s.db.WithContext(ctx).Where("last_activity_at < ? AND end_reason <> ''", utc(cutoff)).Delete(&AgentSession{})
+	return res.RowsAffected, dbErr(res.Error)
+}
+
+// TerminalRestoredFrom returns the terminal that was cold-respawned from id
+// (the one now showing its old output), if any.
+func (s *Store) TerminalRestoredFrom(ctx context.Context, id string) (Terminal, error) {
+	var t Terminal
+	err := terminalsWithPane(s.db.WithContext(ctx)).Where("terminals.restored_from = ?", id).Order("terminals.created_at DESC").Take(&t).Error
+	if err != nil {
+		return Terminal{}, fmt.Errorf("terminal restored from %q: %w", id, dbErr(err))
+	}
+	return t, nil
+}

@@ -26,6 +26,7 @@ type migration struct {
 var migrations = []migration{
 	{Version: 1, Name: "terminals, layout, settings", Up: migrate1},
 	{Version: 2, Name: "agent configs, bindings, agent sessions", Up: migrate2},
+	{Version: 3, Name: "resume outcomes", Up: migrate3},
 }
 
 // schemaMigration records an applied migration.

@@ -458,6 +458,17 @@ func (s *session) dispatch(req request) (any, error) {
 			return nil, err
 		}
 		return h.Sessions(ctx, p.All, p.Query)
+	case "restore.report":
+		return h.LastRestore(), nil
+	case "sessions.forget":
+		p, err := decode[struct {
+			AgentID   string `json:"agentId"`
+			SessionID string `json:"sessionId"`
+		}](req.Params)
+		if err != nil {
+			return nil, err
+		}
+		return nil, h.ForgetSession(ctx, p.AgentID, p.SessionID)
 	case "settings.get":
 		p, err := decode[struct {
 			Key string `json:"key"`

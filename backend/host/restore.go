@@ -1,0 +1,514 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/agents/catalog"
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/payload"
+	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/scrollback"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// Forecast actions: what a pane will do when Reprise (re)starts.
+const (
+	ActionAttach = "attach" // its terminal is alive in the daemon: it reattaches as it is
+	ActionResume = "resume" // its interrupted agent will be resumed (or offered)
+	ActionFresh  = "fresh"  // a new shell, or an agent with nothing to resume (reason says why)
+	ActionCannot = "cannot" // an agent that should resume but can't (reason says why)
+)
+
+// PaneForecast is one pane's line of `reprise restore-check`.
+type PaneForecast struct {
+	TabID      string   `json:"tabId"`
+	PaneID     string   `json:"paneId"`
+	TerminalID string   `json:"terminalId"`
+	Action     string   `json:"action"`
+	Agent      string   `json:"agent,omitempty"`
+	AgentLabel string   `json:"agentLabel,omitempty"`
+	SessionID  string   `json:"sessionId,omitempty"`
+	Argv       []string `json:"argv,omitempty"`
+	Cwd        string   `json:"cwd,omitempty"`
+	Reason     string   `json:"reason"`
+	// Transcript is where the agent keeps the conversation, "unknown" when
+	// Reprise does not know the agent's storage.
+	Transcript string `json:"transcript,omitempty"`
+}
+
+// ForecastEnv is what a forecast may look at without running anything.
+type ForecastEnv struct {
+	HomeDir  string   // REPRISE_HOME
+	Env      []string // PATH and HOME (and CLAUDE_CONFIG_DIR, CODEX_HOME) of the agents
+	Sessions []ptyclient.SessionInfo
+	DaemonUp bool
+}
+
+func envValue(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if s, ok := strings.CutPrefix(kv, key+"="); ok {
+			v = s
+		}
+	}
+	return v
+}
+
+func lookPathIn(env []string, cmd string) (string, bool) {
+	if strings.Contains(cmd, "/") {
+		st, err := os.Stat(cmd)
+		return cmd, err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+	}
+	for _, dir := range filepath.SplitList(envValue(env, "PATH")) {
+		p := filepath.Join(dir, cmd)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+// transcriptOf says where an agent keeps a session's conversation:
+// found path, "" with ok=false when it is known to be missing, or
+// "unknown" when Reprise does not know the agent's storage.
+func transcriptOf(env []string, agent, sessionID, cwd string) (path string, ok bool) {
+	home := envValue(env, "HOME")
+	switch agent {
+	case "claude":
+		dir := envValue(env, "CLAUDE_CONFIG_DIR")
+		if dir == "" {
+			dir = filepath.Join(home, ".claude")
+		}
+		p := filepath.Join(dir, "projects", nonAlnum.ReplaceAllString(cwd, "-"), sessionID+".jsonl")
+		_, err := os.Stat(p)
+		return p, err == nil
+	case "codex":
+		dir := envValue(env, "CODEX_HOME")
+		if dir == "" {
+			dir = filepath.Join(home, ".codex")
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+sessionID+".jsonl"))
+		if len(matches) > 0 {
+			return matches[0], true
+		}
+		return filepath.Join(dir, "sessions", "…", "rollout-*-"+sessionID+".jsonl"), false
+	}
+	return "unknown", true
+}
+
+// Forecast says, pane by pane, what would come back if Reprise restarted
+// now, and why — without running anything.
+func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForecast, error) {
+	l, err := st.LoadLayout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	alive := map[string]bool{}
+	for _, s := range fe.Sessions {
+		alive[s.ID] = s.Alive
+	}
+	out := []PaneForecast{}
+	for _, p := range layout.Panes(l) {
+		f := PaneForecast{TabID: p.TabID, PaneID: p.PaneID, TerminalID: p.TerminalID}
+		t, err := st.GetTerminal(ctx, p.TerminalID)
+		if err != nil {
+			f.Action, f.Reason = ActionFresh, "terminal record missing; a new shell starts"
+			out = append(out, f)
+			continue
+		}
+		f.Cwd = t.Cwd
+		b, berr := st.GetBinding(ctx, t.ID)
+		if berr != nil && t.RestoredFrom != "" {
+			b, berr = st.GetBinding(ctx, t.RestoredFrom) // a cold-respawned pane keeps its old agent's candidate
+		}
+		hasAgent := berr == nil && b.AgentID != ""
+		if hasAgent {
+			f.Agent, f.SessionID = b.AgentID, b.SessionID
+			f.AgentLabel = b.AgentID
+			if c, err := st.GetAgentConfig(ctx, b.AgentID); err == nil {
+				f.AgentLabel = c.Label
+			}
+		}
+		if fe.DaemonUp && alive[t.ID] {
+			f.Action = ActionAttach
+			f.Reason = "running; reattaches with its scrollback"
+			if hasAgent && b.EndReason == bindings.Live {
+				f.Reason = f.AgentLabel + " is running; reattaches as it is"
+			}
+			out = append(out, f)
+			continue
+		}
+		if !hasAgent || b.EndReason == bindings.Resumed || b.EndReason == bindings.Disposed {
+			f.Action, f.Reason = ActionFresh, "shell: a new login shell starts in "+t.Cwd+" under the old output"
+			out = append(out, f)
+			continue
+		}
+		forecastAgent(ctx, st, fe, b, &f)
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func forecastAgent(ctx context.Context, st *store.Store, fe ForecastEnv, b bindings.Binding, f *PaneForecast) {
+	cwd := b.Cwd
+	if cwd == "" {
+		cwd = f.Cwd
+	}
+	f.Cwd = cwd
+	switch {
+	case b.EndReason == bindings.Detached:
+		f.Action, f.Reason = ActionFresh, f.AgentLabel+" exited cleanly; a shell starts (the session stays resumable from Sessions)"
+		return
+	case b.SessionID == "":
+		f.Action, f.Reason = ActionFresh, "no session id captured for "+f.AgentLabel
+		return
+	case !b.Prompted:
+		f.Action, f.Reason = ActionFresh, "never prompted: "+f.AgentLabel+" has no conversation to resume"
+		return
+	}
+	c, err := st.GetAgentConfig(ctx, b.AgentID)
+	if err != nil {
+		f.Action, f.Reason = ActionCannot, "agent "+b.AgentID+" is no longer configured"
+		return
+	}
+	if len(c.ResumeArgs) == 0 {
+		f.Action, f.Reason = ActionCannot, "resume args empty: "+c.Label+" can't resume by id"
+		return
+	}
+	if _, ok := lookPathIn(fe.Env, c.Command); !ok {
+		f.Action, f.Reason = ActionCannot, c.Command+" not found"
+		return
+	}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		f.Action, f.Reason = ActionCannot, "cwd gone: "+cwd
+		return
+	}
+	bin, _ := lookPathIn(fe.Env, c.Command)
+	tp, ok := transcriptOf(fe.Env, b.AgentID, b.SessionID, cwd)
+	f.Transcript = tp
+	if !ok {
+		f.Action, f.Reason = ActionCannot, "transcript missing: "+tp
+		return
+	}
+	l, err := catalog.Build(launchConfig(c, fe.HomeDir), catalog.LaunchRequest{ResumeSessionID: b.SessionID})
+	if err != nil {
+		f.Action, f.Reason = ActionCannot, err.Error()
+		return
+	}
+	l.Argv[0] = bin
+	f.Action, f.Argv = ActionResume, l.Argv
+	if v, _, _ := st.GetSetting(ctx, api.SettingContinueAfterRestart); v == "true" {
+		f.Reason = f.AgentLabel + " was interrupted; it resumes automatically in this pane"
+	} else {
+		f.Reason = f.AgentLabel + " was interrupted; this pane offers to resume it (Resume button)"
+	}
+	if tp == "unknown" {
+		f.Reason += " (transcript: unknown)"
+	}
+}
+
+// Summary is the one line the app shows: "3 will resume · 1 fresh · 1 can't: codex not found".
+func Summary(fs []PaneForecast) string {
+	var resume, fresh, attach int
+	var cannot []string
+	for _, f := range fs {
+		switch f.Action {
+		case ActionResume:
+			resume++
+		case ActionFresh:
+			fresh++
+		case ActionAttach:
+			attach++
+		case ActionCannot:
+			cannot = append(cannot, f.Reason)
+		}
+	}
+	var parts []string
+	if attach > 0 {
+		parts = append(parts, fmt.Sprintf("%d running", attach))
+	}
+	if resume > 0 {
+		parts = append(parts, fmt.Sprintf("%d will resume", resume))
+	}
+	if fresh > 0 {
+		parts = append(parts, fmt.Sprintf("%d fresh", fresh))
+	}
+	if len(cannot) > 0 {
+		parts = append(parts, fmt.Sprintf("%d can't: %s", len(cannot), strings.Join(cannot, "; ")))
+	}
+	if len(parts) == 0 {
+		return "nothing to restore"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// RestoreReport is the forecast made when this host started, for the UI.
+type RestoreReport struct {
+	At        time.Time      `json:"at"`
+	Summary   string         `json:"summary"`
+	Panes     []PaneForecast `json:"panes"`
+	Recovered bool           `json:"recovered"` // some terminals were lost (daemon death or reboot)
+}
+
+// forecastNow computes the forecast against the current daemon.
+func (h *Host) forecastNow(ctx context.Context) ([]PaneForecast, error) {
+	fe := ForecastEnv{HomeDir: h.cfg.Home.Dir, Env: h.cfg.BaseEnv}
+	if c, err := h.client(); err == nil {
+		if list, err := c.List(ctx); err == nil {
+			fe.Sessions, fe.DaemonUp = list, true
+		}
+	}
+	return Forecast(ctx, h.store, fe)
+}
+
+// LastRestore is the forecast of the last start or daemon loss.
+func (h *Host) LastRestore() RestoreReport {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.restore
+}
+
+func (h *Host) recordForecast(ctx context.Context, lost bool) {
+	fs, err := h.forecastNow(ctx)
+	if err != nil {
+		h.log.Warn("restore forecast", "err", err)
+		return
+	}
+	for _, f := range fs {
+		lost = lost || f.Action != ActionAttach
+	}
+	r := RestoreReport{At: time.Now(), Summary: Summary(fs), Panes: fs, Recovered: lost}
+	h.mu.Lock()
+	h.restore = r
+	h.mu.Unlock()
+	h.log.Info("restore forecast", "summary", r.Summary)
+	for _, f := range fs {
+		h.log.Info("restore forecast pane", "pane", f.PaneID, "action", f.Action, "agent", f.Agent, "session", f.SessionID, "argv", f.Argv, "reason", f.Reason)
+	}
+	h.events.publish(Event{Kind: EventRestore, Data: r})
+}
+
+// EventRestore carries a RestoreReport.
+const EventRestore = "restore"
+
+// paneForResume finds the pane a terminal's conversation belongs in: its
+// own, or the pane that was cold-respawned from it.
+func (h *Host) paneForResume(ctx context.Context, terminalID string) string {
+	id := terminalID
+	for i := 0; i < 8; i++ {
+		if p, err := h.store.PaneIDForTerminal(ctx, id); err == nil && p != "" {
+			return p
+		}
+		next, err := h.store.TerminalRestoredFrom(ctx, id)
+		if err != nil {
+			return ""
+		}
+		id = next.ID
+	}
+	return ""
+}
+
+// Outcomes of a resume, shown in the pane and the sessions list.
+const (
+	OutcomeResuming    = "resuming"
+	OutcomeResumed     = "resumed"
+	OutcomeFresh       = "fresh"
+	OutcomeFailed      = "failed"
+	OutcomeUnconfirmed = "unconfirmed"
+)
+
+// markResuming records that a terminal runs a resume of sessionID, not yet
+// confirmed. Agents that report nothing can never confirm: they are marked
+// unconfirmed at once rather than "resuming" forever.
+func (h *Host) markResuming(ctx context.Context, terminalID, agentID, sessionID string) {
+	o := store.Outcome{ResumeOf: sessionID, Outcome: OutcomeResuming}
+	if c, err := h.store.GetAgentConfig(ctx, agentID); err == nil && c.Tracking != "hooks" {
+		o.Outcome, o.Detail = OutcomeUnconfirmed, c.Label+" does not report its sessions to Reprise, so the resume cannot be confirmed"
+	}
+	if _, err := h.store.SetOutcome(ctx, terminalID, o); err != nil {
+		h.log.Warn("record resume outcome", "terminal", terminalID, "err", err)
+	}
+	h.setSessionOutcome(ctx, agentID, sessionID, o.Outcome)
+}
+
+func (h *Host) setSessionOutcome(ctx context.Context, agentID, sessionID, outcome string) {
+	if err := h.store.SetSessionOutcome(ctx, agentID, sessionID, outcome); err != nil {
+		h.log.Debug("session outcome", "err", err)
+	}
+}
+
+// noteOutcome confirms or refutes a pending resume from the agent's own
+// report: "resumed" only on SessionStart with source resume and the same
+// id; "fresh" when it started another session; "failed" when it exited
+// before confirming.
+func (h *Host) noteOutcome(ctx context.Context, b bindings.Binding, e payload.Event) {
+	o, err := h.store.GetOutcome(ctx, b.TerminalID)
+	if err != nil || o.Outcome != OutcomeResuming {
+		return
+	}
+	var next store.Outcome
+	switch {
+	case e.Kind == payload.KindSessionStart && e.SessionID == o.ResumeOf && e.Source == "resume":
+		next = store.Outcome{Outcome: OutcomeResumed, Detail: "session " + o.ResumeOf}
+	case e.Kind == payload.KindSessionStart && e.SessionID == o.ResumeOf:
+		return // the same id without "resume": not a confirmation, keep waiting
+	case e.SessionID != "" && e.SessionID != o.ResumeOf && (e.Kind == payload.KindSessionStart || e.Kind == payload.KindPrompt):
+		next = store.Outcome{Outcome: OutcomeFresh, Detail: "the agent started a new session (" + e.SessionID + ") instead of " + o.ResumeOf}
+	case e.Kind == payload.KindProcessExit:
+		next = store.Outcome{Outcome: OutcomeFailed, Detail: h.failureDetail(b.TerminalID, e.ExitStatus)}
+	default:
+		return
+	}
+	h.finishOutcome(ctx, b, o, next)
+}
+
+func (h *Host) finishOutcome(ctx context.Context, b bindings.Binding, o store.Outcome, next store.Outcome) {
+	next.ResumeOf = o.ResumeOf
+	changed, err := h.store.SetOutcome(ctx, b.TerminalID, next, OutcomeResuming)
+	if err != nil || !changed {
+		return
+	}
+	h.log.Info("resume outcome", "terminal", b.TerminalID, "agent", b.AgentID, "session", o.ResumeOf, "outcome", next.Outcome, "detail", next.Detail)
+	h.setSessionOutcome(ctx, b.AgentID, o.ResumeOf, next.Outcome)
+	if nb, err := h.store.GetBinding(ctx, b.TerminalID); err == nil {
+		h.publishBinding(ctx, nb)
+	}
+}
+
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)
+
+// failureDetail is "exit status N: <last lines of output>".
+func (h *Host) failureDetail(terminalID string, status *int) string {
+	how := "the agent exited before confirming the resume"
+	if status != nil {
+		how = fmt.Sprintf("exit status %d", *status)
+		if *status >= 128 {
+			how = fmt.Sprintf("killed (exit status %d)", *status)
+		}
+	}
+	tail, _, _, _ := scrollback.Tail(h.cfg.Home.ScrollbackDir(), terminalID, 8<<10)
+	text := ansiRE.ReplaceAllString(string(tail), "")
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r", "\n"), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "$") && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > 3 {
+		lines = lines[len(lines)-3:]
+	}
+	if len(lines) == 0 {
+		return how
+	}
+	return how + ": " + strings.Join(lines, " / ")
+}
+
+// continueAfterRestart resumes every candidate of lost terminals when the
+// "Continue agent sessions after restarts" setting is on: the focused pane
+// first, at most three launches at a time.
+func (h *Host) continueAfterRestart(ctx context.Context, lost []store.Terminal) {
+	if h.setting(ctx, api.SettingContinueAfterRestart) != "true" || len(lost) == 0 {
+		return
+	}
+	focused := ""
+	if l, err := h.store.LoadLayout(ctx); err == nil {
+		for _, t := range l.Tabs {
+			if t.ID == l.ActiveTabID {
+				focused = t.FocusedPaneID
+			}
+		}
+	}
+	var ids []string
+	for _, t := range lost {
+		b, err := h.store.GetBinding(ctx, t.ID)
+		if err != nil {
+			continue
+		}
+		if can, _ := h.canResume(ctx, b.AgentID); bindings.Candidate(&b, can) {
+			ids = append(ids, t.ID)
+		}
+	}
+	sort.SliceStable(ids, func(i, j int) bool {
+		return h.paneForResume(ctx, ids[i]) == focused && h.paneForResume(ctx, ids[j]) != focused
+	})
+	sem := make(chan struct{}, 3)
+	for _, id := range ids {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			if _, err := h.Resume(h.ctx, id); err != nil {
+				h.log.Warn("continue after restart: resume failed", "terminal", id, "err", err)
+			}
+		}()
+	}
+	for i := 0; i < cap(sem); i++ {
+		sem <- struct{}{}
+	}
+}
+
+// ForgetSession deletes a session from the history, with the scrollback of
+// the terminals it ran in.
+func (h *Host) ForgetSession(ctx context.Context, agentID, sessionID string) error {
+	s, err := h.store.GetAgentSession(ctx, agentID, sessionID)
+	if err != nil {
+		return err
+	}
+	if err := h.store.ForgetSession(ctx, agentID, sessionID); err != nil {
+		return err
+	}
+	if s.TerminalID != "" {
+		if p, _ := h.store.PaneIDForTerminal(ctx, s.TerminalID); p == "" {
+			_ = scrollback.Remove(h.cfg.Home.ScrollbackDir(), s.TerminalID)
+		}
+	}
+	return nil
+}
+
+// prune applies the retention settings: session history and scrollback
+// logs of terminals that ended longer ago than configured (0 = keep).
+func (h *Host) prune(ctx context.Context) {
+	if days := h.settingInt(ctx, api.SettingSessionRetentionDays); days > 0 {
+		n, err := h.store.PruneSessions(ctx, time.Now().AddDate(0, 0, -days))
+		if err != nil {
+			h.log.Warn("prune sessions", "err", err)
+		} else if n > 0 {
+			h.log.Info("pruned old agent sessions", "count", n, "days", days)
+		}
+	}
+	if days := h.settingInt(ctx, api.SettingScrollbackRetentionDays); days > 0 {
+		cutoff := time.Now().AddDate(0, 0, -days)
+		ts, err := h.store.ListTerminals(ctx)
+		if err != nil {
+			return
+		}
+		for _, t := range ts {
+			if t.Status != api.StatusRunning && t.PaneID == "" && t.EndedAt != nil && t.EndedAt.Before(cutoff) {
+				if err := scrollback.Remove(h.cfg.Home.ScrollbackDir(), t.ID); err != nil && !errors.Is(err, os.ErrNotExist) {
+					h.log.Warn("prune scrollback", "terminal", t.ID, "err", err)
+				}
+			}
+		}
+	}
+}
+
+func (h *Host) settingInt(ctx context.Context, key string) int {
+	v, err := h.Setting(ctx, key)
+	if err != nil {
+		return 0
+	}
+	var n int
+	fmt.Sscanf(v, "%d", &n)
+	return n
+}
