@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -25,7 +26,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/paths"
 )
 
-var reprise string
+var reprise, fakeBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "reprise-web-test")
@@ -33,9 +34,15 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	reprise = filepath.Join(dir, "reprise")
-	if out, err := exec.Command("go", "build", "-o", reprise, "github.com/reprise-dev/reprise").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
+	fakeBin = filepath.Join(dir, "fakebin")
+	for _, b := range [][]string{
+		{"-o", reprise, "github.com/reprise-dev/reprise"},
+		{"-o", filepath.Join(fakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
+	} {
+		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -43,12 +50,17 @@ func TestMain(m *testing.M) {
 }
 
 func startServer(t *testing.T) *Server {
+	s, _, _ := startServerHost(t)
+	return s
+}
+
+func startServerHost(t *testing.T) (*Server, *host.Host, paths.Home) {
 	t.Helper()
 	dir, _ := os.MkdirTemp("", "rw")
 	home := paths.Home{Dir: dir}
 	h, err := host.Start(context.Background(), host.Config{
 		Home: home, Exe: reprise, Shell: []string{"/bin/sh"},
-		BaseEnv: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + dir},
+		BaseEnv: []string{"PATH=" + fakeBin + ":/usr/bin:/bin", "PS1=$ ", "HOME=" + dir},
 		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
@@ -66,7 +78,7 @@ func startServer(t *testing.T) *Server {
 		}
 		os.RemoveAll(dir)
 	})
-	return s
+	return s, h, home
 }
 
 func TestTokenAndOrigin(t *testing.T) {
@@ -112,6 +124,8 @@ type page struct {
 	waits  map[uint64]chan map[string]json.RawMessage
 	out    map[uint32]*strings.Builder
 	events chan string
+	// What crossed from the backend: messages and payload bytes.
+	rxMsgs, rxBytes atomic.Int64
 }
 
 func connect(t *testing.T, s *Server, origin string) *page {
@@ -137,6 +151,8 @@ func (p *page) read() {
 		if err != nil {
 			return
 		}
+		p.rxMsgs.Add(1)
+		p.rxBytes.Add(int64(len(data)))
 		if typ == websocket.MessageBinary {
 			h := binary.BigEndian.Uint32(data[1:5])
 			p.mu.Lock()
