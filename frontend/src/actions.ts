@@ -1,11 +1,12 @@
 // What the user can do. Components and shortcuts call these; they go to the
 // host through the Backend facade and report failures in the status area.
 
-import type { Direction } from './api';
+import { agentLabel, dismissKey, Dismissals, failureReason } from './agents/banner';
+import type { Agent, Binding, Direction, OnInterrupt, RunAgentRequest, RunAgentResult, Session } from './api';
 import type { Backend } from './backend';
 import type { Shortcut } from './keys';
 import { activeTab, findPane, findTab, focusedPane, neighbour, panesInOrder, stepPane, stepTab, type FocusDirection } from './layout/layout';
-import type { Store } from './store';
+import type { Store, WorkspaceView } from './store';
 import type { ViewRegistry } from './terminal/registry';
 
 const NOTICE_MS = 6000;
@@ -16,11 +17,13 @@ export class Actions {
   private readonly views: ViewRegistry;
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
   private focusInFlight: string | null = null;
+  private readonly dismissals: Dismissals;
 
-  constructor(backend: Backend, store: Store, views: ViewRegistry) {
+  constructor(backend: Backend, store: Store, views: ViewRegistry, dismissals: Dismissals = new Dismissals(null)) {
     this.backend = backend;
     this.store = store;
     this.views = views;
+    this.dismissals = dismissals;
   }
 
   /** The focused pane of the active tab. */
@@ -31,6 +34,7 @@ export class Actions {
   }
 
   newTab(): void {
+    this.showTerminals();
     this.run('new tab', this.backend.layout.newTab());
   }
 
@@ -85,6 +89,7 @@ export class Actions {
   }
 
   activateTab(tabId: string): void {
+    this.showTerminals();
     const layout = this.store.get().layout;
     if (!layout || layout.activeTabId === tabId) return;
     this.run('switch tab', this.backend.layout.activateTab(tabId));
@@ -139,7 +144,13 @@ export class Actions {
   }
 
   shortcut(s: Shortcut, paneId = this.focusedPaneId()): void {
+    // Over Settings or Sessions, only what leaves them (or switches between them) applies.
+    if (this.store.get().view !== 'terminals' && !VIEW_SHORTCUTS.has(s)) return;
     switch (s) {
+      case 'settings':
+        return this.toggleView('settings');
+      case 'sessions':
+        return this.toggleView('sessions');
       case 'newTab':
         return this.newTab();
       case 'splitRight':
@@ -176,12 +187,155 @@ export class Actions {
     }
   }
 
+  // Workspace views (Settings, Sessions) over the terminals.
+
+  showView(view: WorkspaceView): void {
+    if (this.store.get().view === view) return;
+    this.store.set('view', view);
+    if (view === 'terminals') this.focusTerminal();
+  }
+
+  toggleView(view: Exclude<WorkspaceView, 'terminals'>): void {
+    this.showView(this.store.get().view === view ? 'terminals' : view);
+  }
+
+  /** Back to the terminals (Esc, close button); the focused pane gets the keyboard. */
+  showTerminals(): void {
+    this.showView('terminals');
+  }
+
+  private focusTerminal(): void {
+    const id = this.focusedPaneId();
+    if (id) this.views.get(id)?.focus();
+  }
+
+  // Bindings and the resume banner.
+
+  /**
+   * Loads every binding (after each hello). Events that arrive while the list is on its
+   * way are newer than it, so they are applied again on top.
+   */
+  async loadBindings(): Promise<void> {
+    const during: Binding[] = [];
+    const off = this.backend.onBinding((b) => during.push(b));
+    try {
+      const list = await this.backend.bindings.list();
+      this.store.setBindings(list);
+      for (const b of during) this.store.putBinding(b);
+    } catch (err) {
+      // An older host without agents: no bindings, no banners.
+      console.info(`reprise: bindings.list: ${errorText(err)}`);
+    } finally {
+      off();
+    }
+  }
+
+  /** The Resume button (and Retry): relaunches the agent in the binding's pane. One request at a time. */
+  async resume(b: Binding): Promise<void> {
+    const id = b.terminalId;
+    if (this.store.get().resumes[id]?.phase === 'resuming') return;
+    this.store.setResume(id, { phase: 'resuming' });
+    try {
+      await this.backend.resume(id);
+      this.store.setResume(id, null);
+    } catch (err) {
+      this.store.setResume(id, { phase: 'failed', reason: failureReason(agentLabel(b), errorText(err)) });
+    }
+  }
+
+  /** Hides the banner for this terminal's session for the rest of the page's session. */
+  dismissResume(b: Binding): void {
+    const key = dismissKey(b);
+    this.store.setResume(b.terminalId, null);
+    this.store.setDismissed(key);
+    this.dismissals.save(this.store.get().dismissed);
+  }
+
+  // Agents.
+
+  async loadAgents(): Promise<readonly Agent[]> {
+    const list = await this.backend.agents.list();
+    this.store.setAgents(list);
+    return list;
+  }
+
+  /** Saves an agent; rejects with the host's one-line validation error (shown inline). */
+  async saveAgent(a: Agent): Promise<Agent> {
+    const saved = await this.backend.agents.save(a);
+    this.store.putAgent(saved);
+    return saved;
+  }
+
+  async resetAgent(id: string): Promise<Agent> {
+    const a = await this.backend.agents.reset(id);
+    this.store.putAgent(a);
+    return a;
+  }
+
+  async deleteAgent(id: string): Promise<void> {
+    await this.backend.agents.delete(id);
+    this.store.removeAgent(id);
+  }
+
+  async setHooks(id: string, install: boolean): Promise<Agent> {
+    const a = install ? await this.backend.agents.installHooks(id) : await this.backend.agents.removeHooks(id);
+    this.store.putAgent(a);
+    return a;
+  }
+
+  /** Starts an agent (a new tab unless req.paneId); rejects with the host's error line. */
+  async runAgent(req: RunAgentRequest): Promise<RunAgentResult> {
+    const r = await this.backend.agents.run(req);
+    this.showTerminals();
+    return r;
+  }
+
+  /**
+   * Resumes a past session from the Sessions view: in the focused pane (asking first when a
+   * program is running there, since the pane's terminal is replaced) or in a new tab.
+   * Resolves false when the user said no.
+   */
+  async resumeSession(s: Session, where: 'here' | 'newTab'): Promise<boolean> {
+    const req: RunAgentRequest = { agent: s.agentId, resumeSessionId: s.sessionId };
+    if (s.cwd) req.cwd = s.cwd;
+    if (where === 'here') {
+      const paneId = this.focusedPaneId();
+      const layout = this.store.get().layout;
+      const loc = paneId && layout ? findPane(layout, paneId) : null;
+      if (!paneId || !loc) throw new Error('no focused pane');
+      const busy = await this.busyCommands([loc.pane.terminalId]);
+      if (busy.length > 0) {
+        const ok = await this.confirm(`${busy[0]} is still running in the focused pane. Replace it with ${s.agentLabel || s.agentId}?`, 'Replace', 'Replace?');
+        if (!ok) return false;
+      }
+      req.paneId = paneId;
+    }
+    await this.runAgent(req);
+    return true;
+  }
+
+  /** Every agent session, newest first, matching query. */
+  listSessions(query: string): Promise<Session[]> {
+    return this.backend.sessions.list(query ? { all: true, query } : { all: true });
+  }
+
+  // Settings.
+
+  getSetting(key: 'agents.onInterrupt'): Promise<OnInterrupt | string> {
+    return this.backend.settings.get(key);
+  }
+
+  setSetting(key: 'agents.onInterrupt', value: OnInterrupt): Promise<void> {
+    return this.backend.settings.set(key, value);
+  }
+
   /** Shows the in-app confirm dialog; resolves true when the user confirms. */
-  confirm(message: string, confirmLabel: string): Promise<boolean> {
+  confirm(message: string, confirmLabel: string, title?: string): Promise<boolean> {
     const prev = this.store.get().confirm;
     prev?.resolve(false);
     return new Promise((resolve) => {
       const req = {
+        title,
         message,
         confirmLabel,
         resolve: (ok: boolean) => {
@@ -217,7 +371,14 @@ export class Actions {
     try {
       await p;
     } catch (err) {
-      this.notice(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+      this.notice(`${what}: ${errorText(err)}`);
     }
   }
+}
+
+/** Shortcuts that still apply while Settings or Sessions cover the terminals. */
+const VIEW_SHORTCUTS = new Set<Shortcut>(['settings', 'sessions', 'newTab', 'nextTab', 'prevTab']);
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -87,6 +87,18 @@ export interface Methods {
   'layout.resize': [{ splitId: string; sizes: number[] }, Layout];
   'terminals.list': [Record<string, never>, Terminal[]];
   'terminals.foreground': [{ terminalId: string }, ForegroundResult];
+  'agents.list': [Record<string, never>, Agent[]];
+  'agents.save': [Agent, Agent];
+  'agents.reset': [{ id: string }, Agent];
+  'agents.delete': [{ id: string }, Record<string, never> | null];
+  'agents.installHooks': [{ id: string }, Agent];
+  'agents.removeHooks': [{ id: string }, Agent];
+  'agents.run': [RunAgentRequest, RunAgentResult];
+  'bindings.list': [{ candidates?: boolean }, Binding[]];
+  resume: [{ terminalId: string }, ResumeResult];
+  'sessions.list': [{ all?: boolean; query?: string }, Session[]];
+  'settings.get': [{ key: SettingKey }, { value: string }];
+  'settings.set': [{ key: SettingKey; value: string }, Record<string, never> | null];
 }
 
 export type Method = keyof Methods;
@@ -105,4 +117,121 @@ export interface Events {
   /** Named in docs/wire.md; newer hosts send exits as "terminal" events. */
   exit: Terminal;
   daemon: DaemonStatus;
+  /** A terminal's binding changed (an agent started, was prompted, ended, was resumed). */
+  binding: Binding;
 }
+
+// Agents and bindings, mirroring backend/api/agents.go.
+
+export type PromptTransport = 'argv' | 'stdin';
+export type Tracking = 'hooks' | 'plugin' | 'none';
+
+/** Whether Reprise's hooks are installed in an agent's own config. */
+export interface HookStatus {
+  supported: boolean;
+  installed: boolean;
+  path?: string;
+  note?: string;
+}
+
+/** One agent configuration as Settings → Agents shows it. */
+export interface Agent {
+  id: string;
+  label: string;
+  command: string;
+  args: string[] | null;
+  promptArgs: string[] | null;
+  promptTransport: PromptTransport | string;
+  /** The session id is appended after these; empty = cannot resume by id. */
+  resumeArgs: string[] | null;
+  env: Record<string, string> | null;
+  sessionIdArgs: string[] | null;
+  sessionIdKind: string;
+  tracking: Tracking | string;
+  builtin: boolean;
+  /** A builtin changed away from its defaults. */
+  edited: boolean;
+  /** The command is on PATH. */
+  found: boolean;
+  path?: string;
+  hooks?: HookStatus;
+}
+
+export interface RunAgentRequest {
+  agent: string;
+  prompt?: string;
+  /** The agent's own session id to resume (not a terminal id). */
+  resumeSessionId?: string;
+  cwd?: string;
+  /** Run in this pane (replacing its terminal); empty opens a new tab. */
+  paneId?: string;
+}
+
+export interface RunAgentResult {
+  terminalId: string;
+  paneId: string;
+  argv: string[];
+  sessionId?: string;
+}
+
+/** "" while the agent runs. */
+export type EndReason = '' | 'detached' | 'terminal-exited' | 'disposed' | 'resumed';
+
+/** Which agent runs (or ran) in a terminal and how it ended. */
+export interface Binding {
+  terminalId: string;
+  paneId?: string;
+  agentId: string;
+  agentLabel: string;
+  sessionId?: string;
+  cwd?: string;
+  startedAt: string;
+  lastEventAt: string;
+  lastEvent?: string;
+  prompted: boolean;
+  endedAt?: string | null;
+  endReason?: EndReason | string;
+  /** The agent's config has resume args. */
+  canResume: boolean;
+  /** Session id known, prompted, and canResume. */
+  resumable: boolean;
+  /** Show the resume banner. */
+  candidate: boolean;
+  /** Why a terminal-exited session cannot be resumed. */
+  unavailable?: string;
+}
+
+/** One agent session from the history. */
+export interface Session {
+  agentId: string;
+  agentLabel: string;
+  sessionId: string;
+  cwd: string;
+  terminalId?: string;
+  firstSeenAt: string;
+  firstPromptAt?: string | null;
+  lastActivityAt: string;
+  endedAt?: string | null;
+  endReason?: EndReason | string;
+  live: boolean;
+  resumable: boolean;
+  candidate: boolean;
+  lastOutcome?: string;
+}
+
+/** The terminal a resumed conversation now runs in. */
+export interface ResumeResult {
+  terminalId: string;
+  paneId: string;
+  agentId: string;
+  sessionId: string;
+  argv: string[];
+  fromTerminalId: string;
+  /** A concurrent or earlier resume launched it. */
+  alreadyResumed?: boolean;
+}
+
+export type SettingKey = 'agents.onInterrupt' | 'scrollback.persist';
+
+/** agents.onInterrupt: show a Resume button, or resume on its own. */
+export type OnInterrupt = 'banner' | 'auto';

@@ -2,7 +2,24 @@
 // the host goes through here; components and the terminal view never see the
 // transport, so they work the same in the desktop app and in a browser.
 
-import type { AttachResult, DaemonStatus, ForegroundResult, HelloResult, Layout, Method, Methods, Terminal, Direction } from './api';
+import type {
+  Agent,
+  AttachResult,
+  Binding,
+  DaemonStatus,
+  Direction,
+  ForegroundResult,
+  HelloResult,
+  Layout,
+  Method,
+  Methods,
+  ResumeResult,
+  RunAgentRequest,
+  RunAgentResult,
+  Session,
+  SettingKey,
+  Terminal,
+} from './api';
 import { decodeFrame, encodeFrame, KIND_INPUT, KIND_OUTPUT } from './stream/frame';
 import { Emitter, type Transport } from './transport/transport';
 
@@ -42,6 +59,7 @@ export class Backend {
   private readonly terminalEmitter = new Emitter<[Terminal]>();
   private readonly exitEmitter = new Emitter<[Terminal]>();
   private readonly daemonEmitter = new Emitter<[DaemonStatus]>();
+  private readonly bindingEmitter = new Emitter<[Binding]>();
   private readonly helloEmitter = new Emitter<[HelloResult, boolean]>();
   private firstHello: Promise<HelloResult> | null = null;
   private resolveFirst: ((h: HelloResult) => void) | null = null;
@@ -90,6 +108,10 @@ export class Backend {
   }
   onDaemon(cb: (d: DaemonStatus) => void): () => void {
     return this.daemonEmitter.on(cb);
+  }
+  /** A terminal's binding changed (event "binding"). */
+  onBinding(cb: (b: Binding) => void): () => void {
+    return this.bindingEmitter.on(cb);
   }
   /** Every successful hello; reconnected is true after a reconnect (re-attach then). */
   onHello(cb: (h: HelloResult, reconnected: boolean) => void): () => void {
@@ -160,6 +182,44 @@ export class Backend {
     foreground: (terminalId: string): Promise<ForegroundResult> => this.call('terminals.foreground', { terminalId }),
   };
 
+  readonly agents = {
+    list: (): Promise<Agent[]> => this.call('agents.list', {}).then((l) => l ?? []),
+    /** Validation errors reject with the host's one line. */
+    save: (agent: Agent): Promise<Agent> => this.call('agents.save', agent),
+    /** A builtin back to its defaults. */
+    reset: (id: string): Promise<Agent> => this.call('agents.reset', { id }),
+    delete: (id: string): Promise<void> => this.call('agents.delete', { id }).then(() => undefined),
+    installHooks: (id: string): Promise<Agent> => this.call('agents.installHooks', { id }),
+    removeHooks: (id: string): Promise<Agent> => this.call('agents.removeHooks', { id }),
+    /** A new tab unless req.paneId (then the agent replaces that pane's terminal). */
+    run: (req: RunAgentRequest): Promise<RunAgentResult> => this.call('agents.run', req),
+  };
+
+  readonly bindings = {
+    list: (candidates = false): Promise<Binding[]> =>
+      this.call('bindings.list', candidates ? { candidates } : {}).then((l) => l ?? []),
+  };
+
+  /** Relaunches an interrupted agent; the new terminal takes the dead one's pane (a layout event follows). */
+  resume(terminalId: string): Promise<ResumeResult> {
+    return this.call('resume', { terminalId });
+  }
+
+  readonly sessions = {
+    /** Newest first. all: every session ever seen, not only live ones and resume candidates. */
+    list: (opts: { all?: boolean; query?: string } = {}): Promise<Session[]> => {
+      const params: { all?: boolean; query?: string } = {};
+      if (opts.all) params.all = true;
+      if (opts.query) params.query = opts.query;
+      return this.call('sessions.list', params).then((l) => l ?? []);
+    },
+  };
+
+  readonly settings = {
+    get: (key: SettingKey): Promise<string> => this.call('settings.get', { key }).then((r) => r?.value ?? ''),
+    set: (key: SettingKey, value: string): Promise<void> => this.call('settings.set', { key, value }).then(() => undefined),
+  };
+
   private call<M extends Method>(method: M, params: Methods[M][0]): Promise<Methods[M][1]> {
     return this.t.request<Methods[M][1]>(method, params);
   }
@@ -201,6 +261,9 @@ export class Backend {
         break;
       case 'daemon':
         this.daemonEmitter.emit(data as DaemonStatus);
+        break;
+      case 'binding':
+        this.bindingEmitter.emit(data as Binding);
         break;
       default:
         // Unknown events are from a newer host; ignore them.

@@ -31,10 +31,12 @@ describe('shortcutFor', () => {
     expect(shortcutFor(k('ArrowRight', 'a'))).toBe('focusRight');
     expect(shortcutFor(k('ArrowUp', 'a'))).toBe('focusUp');
     expect(shortcutFor(k('ArrowDown', 'a'))).toBe('focusDown');
+    expect(shortcutFor(k(',', 'c', 'Comma'))).toBe('settings');
+    expect(shortcutFor(k('S', 'cs'))).toBe('sessions');
   });
 
   it('leaves ordinary terminal keys to the pty', () => {
-    for (const key of ['c', 'd', 'z', 'l', 'r', 'a', 'e', 'w', 't', 'v', 'f']) {
+    for (const key of ['c', 'd', 'z', 'l', 'r', 'a', 'e', 'w', 't', 'v', 'f', 's']) {
       expect(shortcutFor(k(key, 'c'))).toBeNull();
     }
     expect(shortcutFor(k('b', 'a'))).toBeNull(); // Alt+b: word back
@@ -47,6 +49,8 @@ describe('shortcutFor', () => {
     expect(shortcutFor(k('T', 'csa'))).toBeNull();
     expect(shortcutFor(k('T', 'csm'))).toBeNull();
     expect(shortcutFor(k('x', ''))).toBeNull();
+    expect(shortcutFor(k(',', '', 'Comma'))).toBeNull();
+    expect(shortcutFor(k(',', 'a', 'Comma'))).toBeNull();
   });
 
   it('uses the physical key on non-Latin layouts', () => {

@@ -16,7 +16,9 @@ export type Shortcut =
   | 'focusDown'
   | 'search'
   | 'copy'
-  | 'paste';
+  | 'paste'
+  | 'settings'
+  | 'sessions';
 
 export interface KeyLike {
   key: string;
@@ -40,6 +42,9 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl+Shift+F', what: 'Search in pane' },
   { keys: 'Ctrl+Shift+C', what: 'Copy selection' },
   { keys: 'Ctrl+Shift+V', what: 'Paste' },
+  { keys: 'Ctrl+,', what: 'Settings' },
+  { keys: 'Ctrl+Shift+S', what: 'Agent sessions' },
+  { keys: 'Esc', what: 'Close Settings or Sessions' },
 ];
 
 /** The letter a key event means: its character when Latin, else its physical key (non-Latin layouts). */
@@ -71,6 +76,7 @@ export function shortcutFor(ev: KeyLike): Shortcut | null {
   if (ev.key === 'Tab') return shift ? 'prevTab' : 'nextTab';
   if (!shift && ev.key === 'PageDown') return 'nextTab';
   if (!shift && ev.key === 'PageUp') return 'prevTab';
+  if (!shift && (ev.key === ',' || ev.code === 'Comma')) return 'settings';
   if (!shift) return null;
 
   if (ev.code === 'BracketRight' || ev.key === '}' || ev.key === ']') return 'nextPane';
@@ -90,6 +96,8 @@ export function shortcutFor(ev: KeyLike): Shortcut | null {
       return 'copy';
     case 'v':
       return 'paste';
+    case 's':
+      return 'sessions';
   }
   return null;
 }

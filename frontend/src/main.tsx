@@ -4,6 +4,7 @@ import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { createRoot } from 'react-dom/client';
 import { Actions } from './actions';
+import { Dismissals } from './agents/banner';
 import { Backend } from './backend';
 import { App } from './components/App';
 import { ServicesContext } from './context';
@@ -33,7 +34,9 @@ const views: ViewRegistry = new ViewRegistry(
       onError: (msg) => store.setPaneError(paneId, msg),
     }),
 );
-const actions = new Actions(backend, store, views);
+const dismissals = new Dismissals(sessionStorageOrNull());
+store.set('dismissed', dismissals.load());
+const actions = new Actions(backend, store, views, dismissals);
 
 // Views of panes that left the layout go as soon as the host says so.
 let lastLayout = store.get().layout;
@@ -48,11 +51,13 @@ backend.onHello((h) => {
   store.setLayout(h.layout, true);
   store.setTerminals(h.terminals ?? []);
   if (h.daemon) store.set('daemon', h.daemon);
+  void actions.loadBindings();
 });
 backend.onLayout((l) => store.setLayout(l));
 backend.onTerminal((t) => store.putTerminal(t));
 backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
+backend.onBinding((b) => store.putBinding(b));
 
 installTestHooks(store, views);
 
@@ -65,3 +70,11 @@ createRoot(root).render(
 );
 
 void backend.start();
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}

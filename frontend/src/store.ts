@@ -2,10 +2,13 @@
 // small bits of UI state. Components read it with useStore(selector).
 
 import { useSyncExternalStore } from 'react';
-import type { DaemonStatus, Layout, Terminal } from './api';
+import type { ResumeState } from './agents/banner';
+import type { Agent, Binding, DaemonStatus, Layout, Terminal } from './api';
 import type { BackendState } from './backend';
 
 export interface ConfirmRequest {
+  /** The dialog's heading; "Close?" when not given. */
+  title?: string;
   message: string;
   confirmLabel: string;
   resolve: (ok: boolean) => void;
@@ -26,7 +29,19 @@ export interface AppState {
   daemon: DaemonStatus | null;
   /** A short message for the status area (an error from the host, …). */
   notice: string | null;
+  /** Which agent runs (or ran) in each terminal, by terminal id. */
+  bindings: Readonly<Record<string, Binding>>;
+  /** The page's resume requests in flight or failed, by the dead terminal's id. */
+  resumes: Readonly<Record<string, ResumeState>>;
+  /** Dismissed resume banners, by dismissKey (terminal id / session id). */
+  dismissed: Readonly<Record<string, true>>;
+  /** Agent configurations as last listed (null until first asked for). */
+  agents: readonly Agent[] | null;
+  /** What the workspace shows: the terminals, or a full view over them. */
+  view: WorkspaceView;
 }
+
+export type WorkspaceView = 'terminals' | 'settings' | 'sessions';
 
 export const initialState: AppState = {
   conn: 'connecting',
@@ -38,6 +53,11 @@ export const initialState: AppState = {
   confirm: null,
   daemon: null,
   notice: null,
+  bindings: {},
+  resumes: {},
+  dismissed: {},
+  agents: null,
+  view: 'terminals',
 };
 
 export class Store {
@@ -91,9 +111,62 @@ export class Store {
     });
   }
 
+  /** All bindings from bindings.list (replaces what was there). */
+  setBindings(list: readonly Binding[]): void {
+    const bindings: Record<string, Binding> = {};
+    for (const b of list) bindings[b.terminalId] = b;
+    this.update((s) => ({ ...s, bindings }));
+  }
+
+  /** One binding from a "binding" event. */
+  putBinding(b: Binding): void {
+    this.update((s) => {
+      const cur = s.bindings[b.terminalId];
+      if (cur && sameJSON(cur, b)) return s;
+      return { ...s, bindings: { ...s.bindings, [b.terminalId]: b } };
+    });
+  }
+
+  setResume(terminalId: string, state: ResumeState | null): void {
+    this.update((s) => {
+      const cur = s.resumes[terminalId];
+      if (cur === state || (!cur && !state)) return s;
+      const resumes = { ...s.resumes };
+      if (state) resumes[terminalId] = state;
+      else delete resumes[terminalId];
+      return { ...s, resumes };
+    });
+  }
+
+  setDismissed(key: string): void {
+    this.update((s) => (s.dismissed[key] ? s : { ...s, dismissed: { ...s.dismissed, [key]: true } }));
+  }
+
+  setAgents(list: readonly Agent[]): void {
+    this.update((s) => ({ ...s, agents: list }));
+  }
+
+  /** One agent after a save, reset or hooks change (a new one goes last). */
+  putAgent(a: Agent): void {
+    this.update((s) => {
+      const list = s.agents ?? [];
+      const i = list.findIndex((x) => x.id === a.id);
+      const agents = i < 0 ? [...list, a] : list.map((x, j) => (j === i ? a : x));
+      return { ...s, agents };
+    });
+  }
+
+  removeAgent(id: string): void {
+    this.update((s) => (s.agents?.some((a) => a.id === id) ? { ...s, agents: s.agents.filter((a) => a.id !== id) } : s));
+  }
+
   set<K extends keyof AppState>(key: K, value: AppState[K]): void {
     this.update((s) => (s[key] === value ? s : { ...s, [key]: value }));
   }
+}
+
+function sameJSON(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 export function useStore<T>(store: Store, select: (s: AppState) => T): T {

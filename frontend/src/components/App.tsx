@@ -4,6 +4,8 @@ import { shortcutFor } from '../keys';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
 import { ConfirmDialog } from './ConfirmDialog';
+import { SessionsView } from './SessionsView';
+import { SettingsView } from './SettingsView';
 import { SplitView } from './SplitView';
 import { StatusBar } from './StatusBar';
 import { TabBar } from './TabBar';
@@ -12,6 +14,7 @@ export function App() {
   const { store, actions } = useServices();
   const layout = useStore(store, (s) => s.layout);
   const conn = useStore(store, (s) => s.conn);
+  const view = useStore(store, (s) => s.view);
 
   // Shortcuts when the keyboard is not in a terminal (tab bar, buttons, body).
   // Inside a terminal, xterm's custom key handler takes them first.
@@ -20,6 +23,11 @@ export function App() {
       if (ev.defaultPrevented || store.get().confirm) return;
       const target = ev.target as HTMLElement | null;
       if (target?.closest('.xterm')) return;
+      if (ev.key === 'Escape' && store.get().view !== 'terminals') {
+        ev.preventDefault();
+        actions.showTerminals();
+        return;
+      }
       const s = shortcutFor(ev);
       if (!s) return;
       const editable = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
@@ -47,6 +55,8 @@ export function App() {
         ) : (
           <div className="splash">{conn === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}</div>
         )}
+        {view === 'settings' && <SettingsView />}
+        {view === 'sessions' && <SessionsView />}
       </main>
       <StatusBar />
       <ConfirmDialog />

@@ -10,12 +10,22 @@ export function ConfirmDialog() {
 
   useEffect(() => {
     if (!req) return;
+    // Back to where the keyboard was (a terminal, or a field in Settings) when the dialog goes.
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     ok.current?.focus();
     return () => {
+      if (before && before !== document.body && before.isConnected) {
+        before.focus();
+        return;
+      }
+      if (store.get().view !== 'terminals') {
+        document.querySelector<HTMLElement>('.workspace-view')?.focus();
+        return;
+      }
       const id = actions.focusedPaneId();
       if (id) views.get(id)?.focus();
     };
-  }, [req, actions, views]);
+  }, [req, actions, views, store]);
 
   if (!req) return null;
   return (
@@ -42,7 +52,7 @@ export function ConfirmDialog() {
         }}
       >
         <h2 id="confirm-title" className="modal-title">
-          Close?
+          {req.title ?? 'Close?'}
         </h2>
         <p id="confirm-message">{req.message}</p>
         <div className="modal-buttons">

@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
+import { liveAgentLabel } from '../agents/banner';
 import type { PaneNode } from '../api';
 import { useServices } from '../context';
 import { useStore } from '../store';
 import { paneTitle, restoredLabel, terminalState } from '../terminal/describe';
 import type { TerminalView } from '../terminal/TerminalView';
 import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
+import { ResumeBanner } from './ResumeBanner';
 import { SearchBox } from './SearchBox';
 
 export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: boolean; focused: boolean }) {
@@ -13,6 +15,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const osc = useStore(store, (s) => s.titles[pane.terminalId]);
   const error = useStore(store, (s) => s.paneErrors[pane.id]);
   const searching = useStore(store, (s) => s.searchPaneId === pane.id);
+  const agent = useStore(store, (s) => liveAgentLabel(s.bindings[pane.terminalId]));
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<TerminalView | null>(null);
 
@@ -30,10 +33,11 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
 
   // Keyboard focus follows the host's focused pane of the visible tab.
   useEffect(() => {
-    if (tabActive && focused && !store.get().confirm && store.get().searchPaneId !== pane.id) viewRef.current?.focus();
+    const s = store.get();
+    if (tabActive && focused && !s.confirm && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
   }, [tabActive, focused, store, pane.id, pane.terminalId]);
 
-  const title = paneTitle(terminal, osc);
+  const title = agent ?? paneTitle(terminal, osc);
   const state = terminalState(terminal);
   const restored = restoredLabel(terminal);
   const ended = state.kind === 'exited' || state.kind === 'killed';
@@ -49,7 +53,11 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       onPointerDownCapture={() => actions.focusPane(pane.id)}
     >
       <header className="pane-header">
-        <span className="pane-title" title={terminal?.cwd ? `${title} — ${terminal.cwd}` : title}>
+        <span
+          className={'pane-title' + (agent ? ' agent' : '')}
+          data-testid="pane-title"
+          title={terminal?.cwd ? `${title} — ${terminal.cwd}` : title}
+        >
           {title}
         </span>
         {state.label && (
@@ -105,6 +113,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       </header>
       <div className="pane-body">
         <div className="xterm-host" ref={hostRef} />
+        <ResumeBanner terminalId={pane.terminalId} />
         {searching && viewRef.current && <SearchBox view={viewRef.current} onClose={() => actions.closeSearch()} />}
         {error && (
           <div className="pane-error" role="alert">

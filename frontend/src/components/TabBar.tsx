@@ -1,15 +1,18 @@
 import { useState } from 'react';
+import { liveAgentLabel } from '../agents/banner';
 import type { Tab } from '../api';
 import { useServices } from '../context';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
 import { paneTitle } from '../terminal/describe';
 import { HelpButton } from './HelpButton';
-import { CloseIcon, PlusIcon } from './icons';
+import { CloseIcon, GearIcon, HistoryIcon, PlusIcon } from './icons';
+import { NewAgentMenu } from './NewAgentMenu';
 
 export function TabBar() {
   const { store, actions } = useServices();
   const layout = useStore(store, (s) => s.layout);
+  const view = useStore(store, (s) => s.view);
   if (!layout) return <div className="tabbar" />;
   return (
     <div className="tabbar">
@@ -27,6 +30,28 @@ export function TabBar() {
           <PlusIcon />
         </button>
       </div>
+      <NewAgentMenu />
+      <div className="tabbar-spacer" />
+      <button
+        className={'icon-button tabbar-button' + (view === 'sessions' ? ' active' : '')}
+        data-testid="open-sessions"
+        aria-label="Agent sessions"
+        aria-pressed={view === 'sessions'}
+        title="Agent sessions (Ctrl+Shift+S)"
+        onClick={() => actions.toggleView('sessions')}
+      >
+        <HistoryIcon />
+      </button>
+      <button
+        className={'icon-button tabbar-button' + (view === 'settings' ? ' active' : '')}
+        data-testid="open-settings"
+        aria-label="Settings"
+        aria-pressed={view === 'settings'}
+        title="Settings (Ctrl+,)"
+        onClick={() => actions.toggleView('settings')}
+      >
+        <GearIcon />
+      </button>
       <HelpButton />
     </div>
   );
@@ -37,8 +62,9 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
   const pane = focusedPane(tab);
   const terminal = useStore(store, (s) => (pane ? s.terminals[pane.terminalId] : undefined));
   const osc = useStore(store, (s) => (pane ? s.titles[pane.terminalId] : undefined));
+  const agent = useStore(store, (s) => (pane ? liveAgentLabel(s.bindings[pane.terminalId]) : undefined));
   const [hover, setHover] = useState(false);
-  const title = tab.title || paneTitle(terminal, osc);
+  const title = tab.title || agent || paneTitle(terminal, osc);
   return (
     <div
       className={'tab' + (active ? ' active' : '')}

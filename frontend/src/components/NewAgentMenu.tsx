@@ -1,0 +1,185 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { errorText } from '../actions';
+import { runnableFirst } from '../agents/format';
+import { useServices } from '../context';
+import { useStore } from '../store';
+import { AgentAvatar } from './AgentAvatar';
+import { AgentIcon } from './icons';
+
+/** The "New agent" button of the tab bar and its menu: pick an agent, maybe a prompt, Run (a new tab). */
+export function NewAgentMenu() {
+  const { store, actions } = useServices();
+  const agents = useStore(store, (s) => s.agents);
+  const [open, setOpen] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [prompt, setPrompt] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = agents ? runnableFirst(agents) : [];
+  const firstFound = list.find((a) => a.found)?.id ?? null;
+  const choice = selected && list.some((a) => a.id === selected && a.found) ? selected : firstFound;
+
+  const close = (refocus = true) => {
+    setOpen(false);
+    setError(null);
+    if (refocus) button.current?.focus();
+  };
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    actions.loadAgents().catch((err: unknown) => live && setError(errorText(err)));
+    const onPointer = (e: PointerEvent) => {
+      if (!ref.current?.contains(e.target as Node)) close(false);
+    };
+    // Capture: the menu's Esc must not also close a Settings or Sessions view under it.
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        close();
+      }
+    };
+    window.addEventListener('pointerdown', onPointer);
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      live = false;
+      window.removeEventListener('pointerdown', onPointer);
+      window.removeEventListener('keydown', onKey, true);
+    };
+  }, [open, actions]);
+
+  // The keyboard goes to the chosen agent once the list is there.
+  const listRef = useRef<HTMLDivElement>(null);
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!open) {
+      focused.current = false;
+      return;
+    }
+    if (focused.current || !agents) return;
+    focused.current = true;
+    const el = listRef.current?.querySelector<HTMLElement>('[aria-checked=true]') ?? listRef.current?.querySelector<HTMLElement>('[role=radio]');
+    el?.focus();
+  }, [open, agents]);
+
+  const run = async () => {
+    if (!choice || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await actions.runAgent(prompt.trim() ? { agent: choice, prompt } : { agent: choice });
+      setPrompt('');
+      close(false);
+    } catch (err) {
+      setError(errorText(err).split('\n')[0] ?? '');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onListKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const enabled = list.filter((a) => a.found);
+    const i = enabled.findIndex((a) => a.id === choice);
+    const next = enabled[(i + (e.key === 'ArrowDown' ? 1 : enabled.length - 1)) % Math.max(1, enabled.length)];
+    if (!next) return;
+    setSelected(next.id);
+    listRef.current?.querySelector<HTMLElement>(`[data-agent-id="${CSS.escape(next.id)}"]`)?.focus();
+  };
+
+  return (
+    <div className="new-agent" ref={ref}>
+      <button
+        ref={button}
+        className={'icon-button new-agent-button' + (open ? ' active' : '')}
+        data-testid="new-agent"
+        aria-label="New agent"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        title="New agent"
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        <AgentIcon />
+      </button>
+      {open && (
+        <div className="popover new-agent-menu" role="dialog" aria-label="New agent" data-testid="new-agent-menu">
+          <div className="popover-title">Start an agent in a new tab</div>
+          {!agents && !error && <div className="muted">Loading agents…</div>}
+          {agents && (
+            <div className="agent-choices" role="radiogroup" aria-label="Agent" ref={listRef} onKeyDown={onListKey}>
+              {list.map((a) => {
+                const checked = a.id === choice;
+                return (
+                  <button
+                    key={a.id}
+                    className={'agent-choice' + (checked ? ' checked' : '') + (a.found ? '' : ' missing')}
+                    role="radio"
+                    aria-checked={checked}
+                    aria-disabled={!a.found}
+                    tabIndex={checked || (!choice && a === list[0]) ? 0 : -1}
+                    data-testid="new-agent-item"
+                    data-agent-id={a.id}
+                    title={a.found ? a.path || a.command : `${a.command} was not found on PATH`}
+                    onClick={() => a.found && setSelected(a.id)}
+                    onDoubleClick={() => a.found && void run()}
+                  >
+                    <AgentAvatar id={a.id} label={a.label} />
+                    <span className="agent-choice-label">{a.label}</span>
+                    <code className="agent-choice-command">{a.command}</code>
+                    {!a.found && <span className="badge missing">not found</span>}
+                  </button>
+                );
+              })}
+              {list.length === 0 && <div className="muted">No agents are configured.</div>}
+            </div>
+          )}
+          {agents && !firstFound && list.length > 0 && (
+            <p className="muted small">
+              None of these was found on PATH. Install one, or point its command at it in{' '}
+              <button className="link-button" onClick={() => (close(false), actions.showView('settings'))}>
+                Settings → Agents
+              </button>
+              .
+            </p>
+          )}
+          <label className="field-label" htmlFor="new-agent-prompt">
+            Prompt <span className="muted">(optional)</span>
+          </label>
+          <textarea
+            id="new-agent-prompt"
+            className="text-input"
+            data-testid="new-agent-prompt"
+            rows={3}
+            value={prompt}
+            placeholder="What should it do? Leave empty to start it without one."
+            onChange={(e) => setPrompt(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                e.preventDefault();
+                void run();
+              }
+            }}
+          />
+          {error && (
+            <div className="form-error one-line" role="alert" data-testid="new-agent-error" title={error}>
+              {error}
+            </div>
+          )}
+          <div className="popover-buttons">
+            <span className="muted small">Ctrl+Enter runs</span>
+            <button className="button" onClick={() => close()}>
+              Cancel
+            </button>
+            <button className="button primary" data-testid="run-agent" disabled={!choice || busy} onClick={() => void run()}>
+              {busy ? 'Starting…' : 'Run'}
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
