@@ -69,6 +69,9 @@ type Binding struct {
 	Candidate   bool       `json:"candidate"`           // show the resume banner
 	// Unavailable explains why a terminal-exited session cannot be resumed.
 	Unavailable string `json:"unavailable,omitempty"`
+	// ResumeError says why the last resume of this candidate failed (e.g.
+	// an automatic resume), for the banner's "Couldn't resume" line.
+	ResumeError string `json:"resumeError,omitempty"`
 	// Outcome of a resume launched in this terminal: "resuming" until the
 	// agent confirms, then "resumed", "fresh" or "failed" (or "unconfirmed"
 	// for agents that report nothing); OutcomeDetail says why.

@@ -325,6 +325,42 @@ func (h *Host) RunAgent(ctx context.Context, req api.RunAgentRequest) (api.RunAg
 	if err != nil {
 		return api.RunAgentResult{}, err
 	}
+	// Resuming a session by id (Sessions view, CLI, MCP) consumes any
+	// interrupted binding of that same session, so its banner can't start a
+	// second copy of the conversation later.
+	var claimed []string
+	if req.ResumeSessionID != "" {
+		claimed = h.claimSession(ctx, c.ID, l.SessionID)
+	}
+	res, err := h.runLaunch(ctx, req, c, l, cwd)
+	if err != nil {
+		for _, tid := range claimed {
+			h.applyBinding(context.WithoutCancel(ctx), tid, bindings.Input{Kind: bindings.KindUnclaim, At: time.Now()})
+		}
+	}
+	return res, err
+}
+
+// claimSession claims every resume candidate of one agent session.
+func (h *Host) claimSession(ctx context.Context, agentID, sessionID string) []string {
+	bs, err := h.store.ListBindings(ctx, bindings.TerminalExited)
+	if err != nil {
+		return nil
+	}
+	can, _ := h.canResume(ctx, agentID)
+	var out []string
+	for _, b := range bs {
+		if b.AgentID != agentID || b.SessionID != sessionID {
+			continue
+		}
+		if _, changed, err := h.applyBinding(ctx, b.TerminalID, bindings.Input{Kind: bindings.KindClaim, CanResume: can, At: time.Now()}); err == nil && changed {
+			out = append(out, b.TerminalID)
+		}
+	}
+	return out
+}
+
+func (h *Host) runLaunch(ctx context.Context, req api.RunAgentRequest, c store.AgentConfig, l catalog.Launch, cwd string) (api.RunAgentResult, error) {
 	argv := h.wrapperArgv(c.ID, l)
 	extra := make([]string, 0, len(l.Env)+1)
 	for k, v := range l.Env {

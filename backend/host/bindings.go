@@ -87,6 +87,11 @@ func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding
 		}
 	}
 	a.PaneID = h.paneForResume(ctx, b.TerminalID)
+	if a.Candidate {
+		h.mu.Lock()
+		a.ResumeError = h.resumeErr[b.TerminalID]
+		h.mu.Unlock()
+	}
 	if o, err := h.store.GetOutcome(ctx, b.TerminalID); err == nil && o.Outcome != "" {
 		a.ResumeOf, a.Outcome, a.OutcomeDetail, a.OutcomeAt = o.ResumeOf, o.Outcome, o.Detail, o.At
 	}
@@ -370,13 +375,25 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 			cwd = t.Cwd
 		}
 	}
-	res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID})
+	req := api.RunAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID}
+	c, l, lcwd, err := h.launch(ctx, req)
+	var res api.RunAgentResult
+	if err == nil {
+		res, err = h.runLaunch(ctx, req, c, l, lcwd)
+	}
 	if err != nil {
+		err = fmt.Errorf("couldn't resume %s: %w", label, err)
+		h.mu.Lock()
+		h.resumeErr[terminalID] = err.Error()
+		h.mu.Unlock()
 		if _, _, uerr := h.applyBinding(context.WithoutCancel(ctx), terminalID, bindings.Input{Kind: bindings.KindUnclaim, At: time.Now()}); uerr != nil {
 			h.log.Error("un-claim after failed resume", "terminal", terminalID, "err", uerr)
 		}
-		return api.ResumeResult{}, fmt.Errorf("couldn't resume %s: %w", label, err)
+		return api.ResumeResult{}, err
 	}
+	h.mu.Lock()
+	delete(h.resumeErr, terminalID)
+	h.mu.Unlock()
 	h.markResuming(ctx, res.TerminalID, b.AgentID, b.SessionID)
 	h.log.Info("session resumed", "agent", b.AgentID, "session", b.SessionID, "from", terminalID, "terminal", res.TerminalID, "pane", res.PaneID)
 	return api.ResumeResult{TerminalID: res.TerminalID, PaneID: res.PaneID, AgentID: b.AgentID, SessionID: b.SessionID, Argv: res.Argv, FromTerminal: terminalID}, nil

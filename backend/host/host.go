@@ -67,7 +67,8 @@ type Host struct {
 	// autoResumed remembers candidates already resumed automatically
 	// (terminal/session), guarded by mu.
 	autoResumed map[string]bool
-	restore     RestoreReport // guarded by mu
+	restore     RestoreReport     // guarded by mu
+	resumeErr   map[string]string // terminal id → why its last resume failed; guarded by mu
 }
 
 // Start takes the home's host lock, opens the store, connects to (or
@@ -114,7 +115,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	h := &Host{
 		cfg: cfg, log: cfg.Logger.With("component", "host"), store: st, lock: lock,
 		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{},
-		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{},
+		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{}, resumeErr: map[string]string{},
 	}
 	if err := st.SyncBuiltins(ctx, catalogRows()); err != nil {
 		h.Close()

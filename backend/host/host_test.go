@@ -346,3 +346,25 @@ func TestOneHostPerHome(t *testing.T) {
 		t.Fatalf("second host: %v", err)
 	}
 }
+
+// Programs in a pane get default signal dispositions from the real daemon:
+// a shell's jobs must die of SIGHUP and SIGPIPE like in any terminal.
+func TestPaneSignalsNotIgnored(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	v := h.NewViewer()
+	defer v.Close()
+	tid := panes(t, h)[0].TerminalID
+	s := attach(t, v, tid)
+	v.Input(context.Background(), tid, []byte("echo ign=$(grep SigIgn /proc/self/status | cut -f2)\n"))
+	waitText(t, s, "ign=")
+	waitFor(t, "SigIgn line", func() bool { return strings.Contains(s.String(), "ign=0") })
+	i := strings.LastIndex(s.String(), "ign=")
+	val := strings.TrimSpace(strings.SplitN(s.String()[i+4:], "\r", 2)[0])
+	var mask uint64
+	fmt.Sscanf(val, "%x", &mask)
+	if mask&(1<<(1-1)) != 0 || mask&(1<<(13-1)) != 0 {
+		t.Fatalf("SIGHUP or SIGPIPE ignored in panes: SigIgn %s", val)
+	}
+}

@@ -162,7 +162,10 @@ func restorePreamble(tail []byte, truncated bool, line string) []byte {
 	out = append(out, tail...)
 	// Leave whatever mode the dead program left: alternate screen, colours,
 	// hidden cursor, mouse and paste modes.
-	out = append(out, "\x1b[0m\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1006l\x1b[?2004l\r\n"...)
+	// ESC 7 first: leaving an alternate screen that is not active would
+	// otherwise restore a cursor saved at the top left, and the divider and
+	// the new shell would overwrite the restored output.
+	out = append(out, "\x1b[0m\x1b7\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1006l\x1b[?2004l\r\n"...)
 	out = append(out, "\x1b[2m"...)
 	out = append(out, line...)
 	out = append(out, "\x1b[0m\r\n"...)

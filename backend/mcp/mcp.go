@@ -63,11 +63,23 @@ func Run(ctx context.Context, opts Options) error {
 	if !ok {
 		in = io.NopCloser(opts.Stdin)
 	}
-	err = srv.Run(ctx, &mcpsdk.IOTransport{Reader: in, Writer: nopWriteCloser{opts.Stdout}})
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
+	ss, err := srv.Connect(ctx, &mcpsdk.IOTransport{Reader: in, Writer: nopWriteCloser{opts.Stdout}}, nil)
+	if err != nil {
+		return err
 	}
-	return err
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case <-ctx.Done(): // a signal: stopping is the expected outcome
+		ss.Close()
+		<-done
+		return nil
+	case err := <-done:
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	}
 }
 
 // nopWriteCloser keeps the transport from closing our stdout.

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -225,6 +226,8 @@ func removeStaleSnaps(t *testing.T, tools []*mcpsdk.Tool) {
 	}
 }
 
+var sentenceBreak = regexp.MustCompile(`[.!?]\s+[A-Z]`)
+
 // The hints clients use to decide what needs the user's approval.
 func TestToolAnnotations(t *testing.T) {
 	readOnly := []string{"agents_list", "terminals_list", "sessions_list", "resume_candidates"}
@@ -249,7 +252,7 @@ func TestToolAnnotations(t *testing.T) {
 		default:
 			t.Errorf("unexpected tool %s", tool.Name)
 		}
-		if n := strings.Count(tool.Description, ". "); tool.Description == "" || n > 2 {
+		if n := len(sentenceBreak.FindAllString(tool.Description, -1)); tool.Description == "" || n > 1 || !strings.HasSuffix(tool.Description, ".") {
 			t.Errorf("%s: description should be one or two sentences: %q", tool.Name, tool.Description)
 		}
 	}
@@ -303,8 +306,9 @@ func TestToolsCallTheBackend(t *testing.T) {
 // Every failure is a tool result with IsError and one readable line; the
 // server keeps serving afterwards.
 func TestToolFailuresAreErrorResults(t *testing.T) {
-	hostErr := &fakeBackend{err: errors.New(`unknown agent "nope" (see` + "\n" + "`reprise agents list`)")}
-	panicky := &fakeBackend{panic: "boom"}
+	hostErr := func() *fakeBackend {
+		return &fakeBackend{err: errors.New(`unknown agent "nope" (see` + "\n" + "`reprise agents list`)")}
+	}
 	cases := []struct {
 		name    string
 		b       *fakeBackend
@@ -313,9 +317,9 @@ func TestToolFailuresAreErrorResults(t *testing.T) {
 		want    string
 		reached bool // the backend was called
 	}{
-		{"host error, one line", hostErr, "agents_create", map[string]any{"agent": "nope"}, "unknown agent \"nope\" (see; `reprise agents list`)", true},
-		{"host error on a list", hostErr, "resume_candidates", nil, `unknown agent "nope"`, true},
-		{"panic", panicky, "agents_list", nil, "internal error in agents_list: boom", true},
+		{"host error, one line", hostErr(), "agents_create", map[string]any{"agent": "nope"}, "unknown agent \"nope\" (see; `reprise agents list`)", true},
+		{"host error on a list", hostErr(), "resume_candidates", nil, `unknown agent "nope"`, true},
+		{"panic", &fakeBackend{panic: "boom"}, "agents_list", nil, "internal error in agents_list: boom", true},
 		{"missing agent", &fakeBackend{}, "agents_create", map[string]any{"prompt": "x"}, "agent", false},
 		{"empty agent", &fakeBackend{}, "agents_create", map[string]any{"agent": ""}, "minLength", false},
 		{"unknown argument", &fakeBackend{}, "resume", map[string]any{"terminalId": "t_1", "force": true}, "force", false},

@@ -23,7 +23,18 @@ var ErrAlreadyRunning = errors.New("a pty daemon is already running for this hom
 // or ctx ends. SIGHUP is ignored: the daemon outlives the terminal or
 // session that started it.
 func Run(ctx context.Context, home paths.Home, logger *slog.Logger) error {
-	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
+	// Catch SIGHUP rather than ignore it: an ignored signal stays ignored in
+	// every program the daemon starts, and shells and their jobs must still
+	// die when their terminal hangs up. (SIGPIPE needs nothing: Go only
+	// dies of it on stdout/stderr, which go to the log file.)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for range hup {
+			logger.Info("ignoring SIGHUP", "component", "ptyd")
+		}
+	}()
 	if err := home.Ensure(); err != nil {
 		return err
 	}

@@ -309,3 +309,21 @@ func TestDependencyGuard(t *testing.T) {
 		}
 	}
 }
+
+// A shell that exits while an orphan still holds the terminal ends the
+// session anyway (the orphan is hung up), within moments.
+func TestExitWithOrphanHoldingPty(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{})
+	open(t, c, "t_orph", "/bin/sh")
+	o := subscribe(t, c, "t_orph")
+	c.Input("t_orph", []byte("sleep 30 & exit 3\n"))
+	select {
+	case inf := <-o.exit:
+		if inf.ExitCode == nil || *inf.ExitCode != 3 {
+			t.Fatalf("exit %+v", inf)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("session did not end while an orphan held its pty")
+	}
+}

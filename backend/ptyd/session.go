@@ -145,6 +145,11 @@ func (s *Server) open(h *ptyproto.Header, preamble []byte) (ptyproto.SessionInfo
 		}
 		return ptyproto.SessionInfo{}, fmt.Errorf("start %s: %w", h.Argv[0], err)
 	}
+	if ptmx, err = pollable(ptmx); err != nil {
+		_ = cmd.Process.Kill()
+		s.forget(h.Session)
+		return ptyproto.SessionInfo{}, fmt.Errorf("start %s: %w", h.Argv[0], err)
+	}
 	ss.cmd, ss.ptmx, ss.pid = cmd, ptmx, cmd.Process.Pid
 	s.log.Info("session opened", "session", ss.id, "pid", ss.pid, "argv", h.Argv, "cwd", h.Cwd)
 	go ss.run()
@@ -307,7 +312,34 @@ func (ss *session) resize(cols, rows uint16) error {
 		return errors.New("resize: session has exited")
 	}
 	ss.cols, ss.rows = cols, rows
-	return pty.Setsize(ss.ptmx, &pty.Winsize{Cols: cols, Rows: rows})
+	rc, err := ss.ptmx.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var ierr error
+	if err := rc.Control(func(fd uintptr) {
+		ierr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows})
+	}); err != nil {
+		return err
+	}
+	return ierr
+}
+
+// pollable returns the pty master in non-blocking mode, registered with
+// Go's poller. creack/pty sets it up through File.Fd(), which leaves it
+// blocking; a blocking Read cannot be interrupted by Close, so a session
+// whose pty is held open by an orphan (`sleep 30 & exit`) would never end.
+func pollable(f *os.File) (*os.File, error) {
+	defer f.Close()
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("dup pty: %w", err)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("pty non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
 }
 
 func (ss *session) input(p []byte) error {

@@ -1,0 +1,4 @@
+export * from './wait.mjs';
+export * from './serve.mjs';
+export * from './page.mjs';
+export * from './session.mjs';
