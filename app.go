@@ -133,7 +133,7 @@ func runDesktop(args []string) int {
 				}
 			},
 		},
-		Linux: &linux.Options{ProgramName: "reprise", WindowIsTranslucent: false},
+		Linux: &linux.Options{ProgramName: "reprise", Icon: appIcon},
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "reprise: %s\n", err)

@@ -17,6 +17,11 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
+// The window and desktop-entry icon.
+//
+//go:embed build/appicon.png
+var appIcon []byte
+
 func frontendFS() fs.FS {
 	sub, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
