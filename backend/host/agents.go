@@ -213,7 +213,11 @@ func (h *Host) wrapperArgv(agentID string, l catalog.Launch) []string {
 	}
 	report := shellquote.Join([]string{h.cfg.Exe, "hook", agentID, "process-exit", "--status"})
 	shell := h.cfg.Shell
-	script := cmd + "; __reprise_status=$?; " + report + ` "$__reprise_status"; exec ` + shellquote.Join(shell)
+	// The wrapper's own stderr goes to /dev/null while the agent runs (the
+	// agent's goes to the terminal through fd 3), so a killed agent does not
+	// leave the shell's "Killed <whole command line>" job report in the pane.
+	script := "exec 3>&2 2>/dev/null; " + cmd + " 2>&3 3>&-; __reprise_status=$?; " + report +
+		` "$__reprise_status" 2>&3 3>&-; exec 2>&3 3>&-; exec ` + shellquote.Join(shell)
 	if posixShells[filepath.Base(shell[0])] {
 		return []string{shell[0], "-l", "-c", script}
 	}
