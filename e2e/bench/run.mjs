@@ -105,11 +105,22 @@ function writeData(server) {
  * server's origin (no app loaded) attaches to the first terminal, runs `cat`, and acknowledges
  * every 100 KB like the app does. Run before the app's page attaches anything.
  */
+/**
+ * Playwright's Network domain reports every WebSocket frame to the driver (binary frames as
+ * base64): at tens of MB/s that costs more than the transport being measured. The pages under
+ * measurement turn it off; nothing here needs request events.
+ */
+async function quietNetwork(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.disable');
+}
+
 async function benchRawWebSocket(browser, server, data) {
   const tid = (await lib.terminalsList(server.home))[0].id;
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   await page.goto(`${server.origin}/bench-blank?token=${server.token}`);
+  await quietNetwork(page);
   const rates = [];
   for (let r = 0; r < RUNS; r++) {
     const res = await page.evaluate(
@@ -505,6 +516,7 @@ try {
   const raw = ONLY.has('throughput') ? await benchRawWebSocket(browser, server, data) : null;
   const url = RENDERER === 'dom' ? server.url + '&renderer=dom' : server.url;
   const page = await openPage(browser, url, { initScript: latencyInitScript });
+  await quietNetwork(page);
   const [pane] = await paneIds(page);
   await waitForPrompt(page, pane);
   if (ONLY.has('throughput')) {
