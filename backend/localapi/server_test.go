@@ -1,6 +1,7 @@
 package localapi_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,7 +25,6 @@ import (
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
-	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/internal/fakeagents/fake"
 )
 
@@ -74,7 +75,7 @@ func newInstance(t *testing.T) *instance {
 	os.MkdirAll(in.userHome, 0o700)
 	os.MkdirAll(in.work, 0o755)
 	t.Cleanup(func() {
-		stopDaemon(in.home)
+		stopInstance(in.home)
 		os.RemoveAll(dir)
 	})
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -100,20 +101,28 @@ func newInstance(t *testing.T) *instance {
 	return in
 }
 
-// stopDaemon kills every terminal's process group first, so no agent says
-// goodbye through a hook into a home that is being removed, then the daemon.
-func stopDaemon(home paths.Home) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if c, err := ptyclient.Dial(ctx, home.PtydSocket(), ptyclient.Options{Name: "test-cleanup"}); err == nil {
-		if list, err := c.List(ctx); err == nil {
-			for _, s := range list {
-				if s.Alive && s.PID > 0 {
-					syscall.Kill(-s.PID, syscall.SIGKILL)
-				}
+// stopInstance kills every process started for a home — terminals, agents,
+// the hooks they run, the daemon — so that nothing writes into it (an
+// agent's goodbye hook, say) after the test removes it.
+func stopInstance(home paths.Home) {
+	mark := []byte("REPRISE_HOME=" + home.Dir + "\x00")
+	for round := 0; round < 50; round++ {
+		found := false
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && bytes.Contains(env, mark) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				found = true
 			}
 		}
-		c.Close()
+		if !found {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // let the killed go, then look for what they started
 	}
 	if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
 		syscall.Kill(pid, syscall.SIGKILL)

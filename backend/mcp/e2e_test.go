@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,7 +25,6 @@ import (
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
-	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/internal/fakeagents/fake"
 	"github.com/reprise-dev/reprise/sdk"
 )
@@ -77,7 +77,7 @@ func newEnv(t *testing.T) testEnv {
 		}
 	}
 	t.Cleanup(func() {
-		stopDaemon(e.home)
+		stopInstance(e.home)
 		os.RemoveAll(dir)
 	})
 	return e
@@ -89,8 +89,8 @@ func (e testEnv) agentEnv() []string {
 }
 
 // startHost runs a host in this process and serves its local API, as the
-// desktop app does.
-func (e testEnv) startHost(t *testing.T) *host.Host {
+// desktop app does. stop (also run at cleanup) closes both.
+func (e testEnv) startHost(t *testing.T) (h *host.Host, stop func()) {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	h, err := host.Start(context.Background(), host.Config{Home: e.home, Exe: reprise, Shell: []string{"/bin/sh"}, BaseEnv: e.agentEnv(), Logger: logger})
@@ -102,11 +102,12 @@ func (e testEnv) startHost(t *testing.T) *host.Host {
 		h.Close()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		srv.Close(context.Background())
 		h.Close()
 	})
-	return h
+	t.Cleanup(stop)
+	return h, stop
 }
 
 // mcpProcess is a running `reprise mcp` and the client session talking to
@@ -226,6 +227,12 @@ func TestStdioEndToEnd(t *testing.T) {
 		ss := call[sessionsOutput](t, cs, "sessions_list", map[string]any{"query": created.SessionID})
 		return len(ss.Sessions) == 1 && ss.Sessions[0].Live && ss.Sessions[0].FirstPromptAt != nil
 	})
+	// Prompted means the turn began; wait for the reply too, so the kill
+	// interrupts a conversation that has an answer to bring back.
+	waitFor(t, "the agent's reply", func() bool {
+		b, _ := os.ReadFile(filepath.Join(e.home.ScrollbackDir(), created.TerminalID+".log"))
+		return bytes.Contains(b, []byte("ack: remember MANGO-42"))
+	})
 	starts, _ := fake.ReadStarts(e.starts)
 	if len(starts) != 1 || starts[0].Cwd != e.work {
 		t.Fatalf("starts %+v, want one in %s", starts, e.work)
@@ -316,29 +323,54 @@ func TestStdioStartsAHostWhenNoneRuns(t *testing.T) {
 	}
 
 	p.close(t)
-	h := e.startHost(t) // the lock was released
+	h, _ := e.startHost(t) // the lock was released
 	if tm, err := h.Terminal(context.Background(), created.TerminalID); err != nil || tm.Status != api.StatusRunning {
 		t.Fatalf("the agent's terminal should outlive reprise mcp: %+v %v", tm, err)
 	}
 }
 
-// stopDaemon kills every terminal's process group first, so no agent says
-// goodbye through a hook into a home that is being removed, then the daemon.
-func stopDaemon(home paths.Home) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if c, err := ptyclient.Dial(ctx, home.PtydSocket(), ptyclient.Options{Name: "test-cleanup"}); err == nil {
-		if list, err := c.List(ctx); err == nil {
-			for _, s := range list {
-				if s.Alive && s.PID > 0 {
-					syscall.Kill(-s.PID, syscall.SIGKILL)
-				}
+// stopInstance kills every process started for a home — terminals, agents,
+// the hooks they run, the daemon — so that nothing writes into it (an
+// agent's goodbye hook, say) after the test removes it.
+func stopInstance(home paths.Home) {
+	mark := []byte("REPRISE_HOME=" + home.Dir + "\x00")
+	for round := 0; round < 50; round++ {
+		found := false
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && bytes.Contains(env, mark) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				found = true
 			}
 		}
-		c.Close()
+		if !found {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // let the killed go, then look for what they started
 	}
 	if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
 		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// A host that goes away while `reprise mcp` runs (the app was closed) is
+// replaced by one in-process at the next call.
+func TestStdioOutlivesTheHost(t *testing.T) {
+	e := newEnv(t)
+	_, stop := e.startHost(t)
+	p := e.startMCP(t)
+	before := call[terminalsOutput](t, p.cs, "terminals_list", nil)
+	stop()
+	after := call[terminalsOutput](t, p.cs, "terminals_list", nil)
+	if len(before.Terminals) == 0 || len(after.Terminals) != len(before.Terminals) || after.Terminals[0].ID != before.Terminals[0].ID {
+		t.Fatalf("terminals before %+v, after %+v", before, after)
+	}
+	if _, err := sdk.Connect(context.Background(), e.home.Dir); err != nil {
+		t.Fatalf("the replacement host does not serve the socket: %v", err)
 	}
 }
 
