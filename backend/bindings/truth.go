@@ -183,6 +183,15 @@ func decideEnded(b Binding, in Input) (Binding, Outcome, bool) {
 		return b, Dropped, false
 	}
 
+	if b.EndReason == Disposed || b.EndReason == Resumed {
+		// The user closed this terminal, or its conversation moved to
+		// another one: no agent session can start in it any more, so a
+		// late event (even a SessionStart) is a straggler.
+		return b, Dropped, false
+	}
+	if b.EndedAt != nil && in.At.Before(*b.EndedAt) {
+		return b, Dropped, false // it happened before the end we recorded
+	}
 	sameOrNone := in.SessionID == "" || in.SessionID == b.SessionID
 	if within && sameOrNone && in.Kind != KindSessionStart {
 		return b, Dropped, false // a straggler of the session that ended

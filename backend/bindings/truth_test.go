@@ -99,6 +99,13 @@ func TestTruthTable(t *testing.T) {
 		{name: "any event after 30 s revives", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindStop, SessionID: "A", At: at(45)},
 			out: Revived, changed: true, reason: Live, session: "A"},
 
+		{name: "a closed pane never revives, even on SessionStart", cur: ended(Disposed, "A", true, 10), in: Input{Kind: KindSessionStart, SessionID: "B", Source: "startup", At: at(11)},
+			out: Dropped, reason: Disposed},
+		{name: "a resumed terminal never revives", cur: ended(Resumed, "A", true, 10), in: Input{Kind: KindStop, SessionID: "A", At: at(100)},
+			out: Dropped, reason: Resumed},
+		{name: "an event from before the recorded end is a straggler", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindSessionStart, SessionID: "B", At: at(9)},
+			out: Dropped, reason: TerminalExited},
+
 		// Claim and un-claim.
 		{name: "claim a candidate", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindClaim, CanResume: true, At: at(60)},
 			out: Claimed, changed: true, reason: Resumed, endedAtSec: ptr(10), candidate: ptr(false)},

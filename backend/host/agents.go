@@ -127,10 +127,17 @@ func (h *Host) Agent(ctx context.Context, id string) (api.Agent, error) {
 
 func unknownAgent(id string, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("unknown agent %q (see `reprise agents list`)", id)
+		return notFound(fmt.Sprintf("unknown agent %q (see `reprise agents list`)", id))
 	}
 	return err
 }
+
+// notFound is a one-line message that still answers errors.Is(err,
+// store.ErrNotFound), so the API can say 404.
+type notFound string
+
+func (e notFound) Error() string        { return string(e) }
+func (e notFound) Is(target error) bool { return target == store.ErrNotFound }
 
 // SaveAgent validates and stores an agent configuration (a builtin's edit,
 // or a custom agent).
@@ -185,6 +192,9 @@ func (h *Host) DeleteAgent(ctx context.Context, id string) error {
 
 // SetHooks installs or removes Reprise's hooks in an agent's own config.
 func (h *Host) SetHooks(ctx context.Context, id string, installed bool) (api.Agent, error) {
+	if _, err := h.store.GetAgentConfig(ctx, id); err != nil {
+		return api.Agent{}, unknownAgent(id, err)
+	}
 	in := h.installer()
 	var err error
 	if installed {
@@ -371,15 +381,22 @@ func (h *Host) runLaunch(ctx context.Context, req api.RunAgentRequest, c store.A
 		extra = append(extra, k+"="+v)
 	}
 	extra = append(extra, "REPRISE_AGENT="+c.ID)
-	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra})
+	// The binding (and, for a resume, the pending outcome) is recorded
+	// before the agent starts, so its first hook can't overtake them.
+	beforeStart := func(tid string) {
+		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
+			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
+			Prompted: req.ResumeSessionID != "", At: time.Now(),
+		}); err != nil {
+			h.log.Warn("record launch binding", "terminal", tid, "err", err)
+		}
+		if req.ResumeSessionID != "" {
+			h.markResuming(ctx, tid, c.ID, l.SessionID)
+		}
+	}
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart})
 	if err != nil {
 		return api.RunAgentResult{}, err
-	}
-	if _, _, err := h.applyBinding(ctx, t.ID, bindings.Input{
-		Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
-		Prompted: req.ResumeSessionID != "", At: time.Now(),
-	}); err != nil {
-		h.log.Warn("record launch binding", "terminal", t.ID, "err", err)
 	}
 	var paneID, replaced string
 	_, err = h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {

@@ -337,7 +337,7 @@ func (h *Host) Resume(ctx context.Context, terminalID string) (api.ResumeResult,
 func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult, error) {
 	b, err := h.store.GetBinding(ctx, terminalID)
 	if errors.Is(err, store.ErrNotFound) {
-		return api.ResumeResult{}, fmt.Errorf("no agent ran in terminal %s", terminalID)
+		return api.ResumeResult{}, notFound(fmt.Sprintf("no agent ran in terminal %s", terminalID))
 	}
 	if err != nil {
 		return api.ResumeResult{}, err
@@ -394,7 +394,6 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 	h.mu.Lock()
 	delete(h.resumeErr, terminalID)
 	h.mu.Unlock()
-	h.markResuming(ctx, res.TerminalID, b.AgentID, b.SessionID)
 	h.log.Info("session resumed", "agent", b.AgentID, "session", b.SessionID, "from", terminalID, "terminal", res.TerminalID, "pane", res.PaneID)
 	return api.ResumeResult{TerminalID: res.TerminalID, PaneID: res.PaneID, AgentID: b.AgentID, SessionID: b.SessionID, Argv: res.Argv, FromTerminal: terminalID}, nil
 }

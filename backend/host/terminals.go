@@ -22,6 +22,7 @@ type newTerminal struct {
 	restoredEndedAt *time.Time
 	cols, rows      uint16
 	env             []string // added to the terminal's environment
+	beforeStart     func(terminalID string)
 }
 
 // createTerminal records a terminal and starts it in the daemon. The row is
@@ -44,6 +45,9 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 	})
 	if err != nil {
 		return store.Terminal{}, fmt.Errorf("record terminal: %w", err)
+	}
+	if n.beforeStart != nil {
+		n.beforeStart(t.ID)
 	}
 	info, err := c.Open(ctx, ptyclient.OpenRequest{
 		ID: t.ID, Argv: n.argv, Cwd: n.cwd, Env: append(h.terminalEnv(t.ID), n.env...),

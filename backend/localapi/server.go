@@ -43,6 +43,9 @@ func Listen(h *host.Host, sock string, logger *slog.Logger) (*Server, error) {
 		ln.Close()
 		return nil, fmt.Errorf("local api: %w", err)
 	}
+	// Close removes the path itself; unlinking again when the listener
+	// closes later could delete a newer server's socket.
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	s := &Server{h: h, ln: ln, log: logger.With("component", "localapi")}
 	s.srv = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 5 * time.Second}
 	go func() {

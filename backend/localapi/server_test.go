@@ -247,7 +247,6 @@ type step struct {
 	contains   string
 	save       map[string]string // name → top-level JSON field of the answer
 	wait       func(t *testing.T, in *instance, vars map[string]string)
-	knownIssue string // the host answers 422 today where want is right; see the report
 }
 
 // TestRoutes calls every route of the API: its happy path and its error
@@ -262,12 +261,11 @@ func TestRoutes(t *testing.T) {
 			return b.Prompted && b.EndReason == ""
 		})
 	}
-	unknownAgent := "unknownAgent drops store.ErrNotFound, so an unknown agent is 422"
 	steps := []step{
 		{route: "GET /v1/version", method: "GET", path: "/v1/version", want: 200, contains: `"api":1`},
 		{route: "GET /v1/agents", method: "GET", path: "/v1/agents", want: 200, contains: `"id":"claude"`},
 		{route: "GET /v1/agents/{id}", method: "GET", path: "/v1/agents/claude", want: 200, contains: `"found":true`},
-		{route: "GET /v1/agents/{id}", method: "GET", path: "/v1/agents/nope", want: 404, contains: `unknown agent \"nope\"`, knownIssue: unknownAgent},
+		{route: "GET /v1/agents/{id}", method: "GET", path: "/v1/agents/nope", want: 404, contains: `unknown agent \"nope\"`},
 
 		{route: "PUT /v1/agents/{id}", method: "PUT", path: "/v1/agents/mine", body: `{"label":"Mine","command":"claude","promptTransport":"argv"}`, want: 200, contains: `"builtin":false`},
 		{route: "PUT /v1/agents/{id}", method: "PUT", path: "/v1/agents/mine", body: `{"label":`, want: 400, contains: "bad request body"},
@@ -276,24 +274,24 @@ func TestRoutes(t *testing.T) {
 
 		{route: "PUT /v1/agents/{id}/resume-args", method: "PUT", path: "/v1/agents/mine/resume-args", body: `{"resumeArgs":["--resume"]}`, want: 200, contains: `"resumeArgs":["--resume"]`},
 		{route: "PUT /v1/agents/{id}/resume-args", method: "PUT", path: "/v1/agents/mine/resume-args", body: `["--resume"]`, want: 400, contains: "bad request body"},
-		{route: "PUT /v1/agents/{id}/resume-args", method: "PUT", path: "/v1/agents/nope/resume-args", body: `{"resumeArgs":[]}`, want: 404, contains: `unknown agent \"nope\"`, knownIssue: unknownAgent},
+		{route: "PUT /v1/agents/{id}/resume-args", method: "PUT", path: "/v1/agents/nope/resume-args", body: `{"resumeArgs":[]}`, want: 404, contains: `unknown agent \"nope\"`},
 
 		{route: "POST /v1/agents/{id}/reset", method: "POST", path: "/v1/agents/mine/reset", want: 409, contains: "only builtin agents have defaults"},
-		{route: "POST /v1/agents/{id}/reset", method: "POST", path: "/v1/agents/nope/reset", want: 404, contains: `unknown agent \"nope\"`, knownIssue: unknownAgent},
+		{route: "POST /v1/agents/{id}/reset", method: "POST", path: "/v1/agents/nope/reset", want: 404, contains: `unknown agent \"nope\"`},
 
 		{route: "DELETE /v1/agents/{id}", method: "DELETE", path: "/v1/agents/claude", want: 409, contains: "builtin agents can be reset, not deleted"},
 		{route: "DELETE /v1/agents/{id}", method: "DELETE", path: "/v1/agents/mine", want: 200, contains: `{}`},
-		{route: "DELETE /v1/agents/{id}", method: "DELETE", path: "/v1/agents/mine", want: 404, contains: `unknown agent \"mine\"`, knownIssue: unknownAgent},
+		{route: "DELETE /v1/agents/{id}", method: "DELETE", path: "/v1/agents/mine", want: 404, contains: `unknown agent \"mine\"`},
 
 		{route: "POST /v1/agents/{id}/hooks", method: "POST", path: "/v1/agents/codex/hooks", want: 200, contains: `"installed":true`},
 		{route: "DELETE /v1/agents/{id}/hooks", method: "DELETE", path: "/v1/agents/codex/hooks", want: 200, contains: `"installed":false`},
-		{route: "POST /v1/agents/{id}/hooks", method: "POST", path: "/v1/agents/nope/hooks", want: 404, contains: `nope`, knownIssue: "the installer's unknown-agent error is not store.ErrNotFound, so it is 422"},
+		{route: "POST /v1/agents/{id}/hooks", method: "POST", path: "/v1/agents/nope/hooks", want: 404, contains: `nope`},
 
 		{route: "POST /v1/agents/run", method: "POST", path: "/v1/agents/run", body: `{"agent":"claude","prompt":"remember OLIVE-3","cwd":"{work}"}`, want: 200, contains: `"terminalId"`,
 			save: map[string]string{"agentTerminal": "terminalId", "session": "sessionId"}, wait: promptedAndLive},
 		{route: "POST /v1/agents/run", method: "POST", path: "/v1/agents/run", body: `{"agent":`, want: 400, contains: "bad request body"},
 		{route: "POST /v1/agents/run", method: "POST", path: "/v1/agents/run", body: `{"agent":"claude","cwd":"/no/such/dir"}`, want: 422, contains: "No such directory: /no/such/dir"},
-		{route: "POST /v1/agents/run", method: "POST", path: "/v1/agents/run", body: `{"agent":"nope"}`, want: 404, contains: `unknown agent \"nope\"`, knownIssue: unknownAgent},
+		{route: "POST /v1/agents/run", method: "POST", path: "/v1/agents/run", body: `{"agent":"nope"}`, want: 404, contains: `unknown agent \"nope\"`},
 		{route: "PUT /v1/agents/{id}/resume-args", method: "PUT", path: "/v1/agents/codex/resume-args", body: `{"resumeArgs":[]}`, want: 200, contains: `"id":"codex"`},
 		{route: "POST /v1/agents/run", method: "POST", path: "/v1/agents/run", body: `{"agent":"codex","resumeSessionId":"abc","cwd":"{work}"}`, want: 422,
 			contains: "Codex does not support resuming a session by id"},
@@ -310,8 +308,7 @@ func TestRoutes(t *testing.T) {
 		{route: "POST /v1/resume", method: "POST", path: "/v1/resume", body: `{}`, want: 400, contains: "terminalId is required"},
 		{route: "POST /v1/resume", method: "POST", path: "/v1/resume", body: `{"terminalId":`, want: 400, contains: "bad request body"},
 		{route: "POST /v1/resume", method: "POST", path: "/v1/resume", body: `{"terminalId":"{agentTerminal}"}`, want: 422, contains: "it is still running"},
-		{route: "POST /v1/resume", method: "POST", path: "/v1/resume", body: `{"terminalId":"t_0000000000000000"}`, want: 404, contains: "no agent ran in terminal t_0000000000000000",
-			knownIssue: "Host.resume reports an unknown terminal without store.ErrNotFound, so it is 422"},
+		{route: "POST /v1/resume", method: "POST", path: "/v1/resume", body: `{"terminalId":"t_0000000000000000"}`, want: 404, contains: "no agent ran in terminal t_0000000000000000"},
 
 		{route: "POST /v1/hooks/notify", method: "POST", path: "/v1/hooks/notify", want: 200, contains: `{}`},
 
@@ -350,9 +347,6 @@ func TestRoutes(t *testing.T) {
 			path, body := expand(s.path), expand(s.body)
 			code, got := in.do(t, s.method, path, body)
 			want := expand(s.contains)
-			if s.knownIssue != "" && code == http.StatusUnprocessableEntity && strings.Contains(got, want) {
-				t.Skipf("known issue, want %d: %s (got %d %s)", s.want, s.knownIssue, code, got)
-			}
 			if code != s.want || !strings.Contains(got, want) {
 				t.Fatalf("%s %s %s: %d %s; want %d containing %s", s.method, path, body, code, got, s.want, want)
 			}
