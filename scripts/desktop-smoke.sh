@@ -14,7 +14,7 @@ H="$(mktemp -d /tmp/rdesk.XXXXXX)"
 DISP=":$((90 + RANDOM % 100))"
 APP_PID=""; XVFB_PID=""
 cleanup() {
-  [ -n "$APP_PID" ] && kill -9 "$APP_PID" 2>/dev/null || true
+  [ -n "$APP_PID" ] && { kill -9 "$APP_PID"; wait "$APP_PID"; } 2>/dev/null || true
   [ -f "$H/run/ptyd.lock" ] && kill -9 "$(cat "$H/run/ptyd.lock")" 2>/dev/null || true
   [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
   cp "$H"/logs/*.log "$ART/" 2>/dev/null || true
@@ -27,7 +27,10 @@ XVFB_PID=$!
 export DISPLAY="$DISP"
 for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
-export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H"
+# A fake Claude Code (internal/fakeagents) on PATH, and a HOME of its own.
+mkdir -p "$H/bin" "$H/u"
+go build -o "$H/bin/claude" ./internal/fakeagents/cmd/claude
+export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME="$H/u" PATH="$H/bin:$PATH"
 launch() {
   "$BIN" --home "$H" >>"$ART/desktop-app.out" 2>&1 &
   APP_PID=$!
@@ -80,3 +83,34 @@ sleep 1.5
 import -window root "$ART/desktop-2-relaunched.png"
 if [ "$PID1" != "$PID2" ]; then echo "desktop-smoke: relaunch attached shell $PID2, want $PID1"; exit 1; fi
 echo "desktop-smoke: typed command ran in shell $PID1; after kill -9 and relaunch the same shell is attached"
+
+# Resume in the real window: an agent prompted with a codeword is killed
+# with its shell; the pane shows the banner; xdotool clicks Resume; the
+# resumed agent prints the codeword in the same pane.
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+TID=$("$BIN" agents create --agent claude --prompt "remember WALNUT-42" --cwd "$H/u" --home "$H")
+for _ in $(seq 100); do
+  "$BIN" sessions list --json --home "$H" | json "any(s['resumable'] and s['live'] for s in d)" | grep -q True && break; sleep 0.1
+done
+APID=$("$BIN" terminals list --json --home "$H" | json "[t['pid'] for t in d if t['id']=='$TID'][0]")
+kill -9 -- "-$APID"
+for _ in $(seq 100); do
+  "$BIN" sessions list --json --home "$H" | json "any(s['candidate'] for s in d)" | grep -q True && break; sleep 0.1
+done
+sleep 1.5
+import -window root "$ART/desktop-3-banner.png"
+# The Resume button is the banner's blue (#005FB8) block on the right, just
+# under the pane header.
+read -r BX BY < <(convert "$ART/desktop-3-banner.png" txt:- | awk -F'[,: ]+' '/#005FB8/ && $2>=50 && $2<=100 && $1>640 {xs+=$1; ys+=$2; n++} END {if (n) print int(xs/n), int(ys/n)}')
+[ -n "${BX:-}" ] || { echo "desktop-smoke: no Resume button in the banner (see desktop-3-banner.png)"; exit 1; }
+xdotool mousemove "$BX" "$BY" click 1
+for _ in $(seq 100); do
+  "$BIN" sessions list --json --home "$H" | json "any(s['live'] and s['terminalId']!='$TID' for s in d)" | grep -q True && break; sleep 0.1
+done
+NEW=$("$BIN" sessions list --json --home "$H" | json "[s['terminalId'] for s in d if s['live']][0]")
+for _ in $(seq 100); do grep -q "ack: remember WALNUT-42" "$H/scrollback/$NEW.log" 2>/dev/null && break; sleep 0.1; done
+grep -q "ack: remember WALNUT-42" "$H/scrollback/$NEW.log" || { echo "desktop-smoke: the resumed agent did not show the codeword"; exit 1; }
+xdotool mousemove 640 700
+sleep 1.5
+import -window root "$ART/desktop-4-resumed.png"
+echo "desktop-smoke: clicking Resume in the window brought the conversation back (terminal $NEW)"
