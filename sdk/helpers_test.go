@@ -1,23 +1,19 @@
 package sdk_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
-	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/internal/fakeagents/fake"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 // reprise is the real binary (the daemon and the hooks), fakeBin the fake
@@ -86,30 +82,7 @@ func (th *testHost) stop() {
 // stopInstance kills every process started for a home — terminals, agents,
 // the hooks they run, the daemon — so that nothing writes into it (an
 // agent's goodbye hook, say) after the test removes it.
-func stopInstance(home paths.Home) {
-	mark := []byte("REPRISE_HOME=" + home.Dir + "\x00")
-	for round := 0; round < 50; round++ {
-		found := false
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil || pid == os.Getpid() {
-				continue
-			}
-			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && bytes.Contains(env, mark) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				found = true
-			}
-		}
-		if !found {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // let the killed go, then look for what they started
-	}
-	if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
+func stopInstance(home paths.Home) { testenv.StopInstance(home.Dir) }
 
 // until polls cond for up to 15 s.
 func until(cond func() bool) bool {
@@ -124,21 +97,10 @@ func until(cond func() bool) bool {
 }
 
 func buildBinaries() (cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", "reprise-sdk-test")
+	b, err := testenv.Build()
 	if err != nil {
 		return nil, err
 	}
-	reprise = filepath.Join(dir, "reprise")
-	fakeBin = filepath.Join(dir, "fakebin")
-	for _, b := range [][]string{
-		{"-o", reprise, "github.com/reprise-dev/reprise"},
-		{"-o", filepath.Join(fakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
-		{"-o", filepath.Join(fakeBin, "codex"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/codex"},
-	} {
-		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("build %s: %v\n%s", b[2], err, out)
-		}
-	}
-	return func() { os.RemoveAll(dir) }, nil
+	reprise, fakeBin = b.Reprise, b.FakeBin
+	return func() { os.RemoveAll(b.Dir) }, nil
 }

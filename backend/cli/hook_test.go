@@ -11,31 +11,23 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
-	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 var reprise string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "reprise-cli-test")
-	if err != nil {
-		panic(err)
-	}
-	reprise = filepath.Join(dir, "reprise")
-	if out, err := exec.Command("go", "build", "-o", reprise, "github.com/reprise-dev/reprise").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	b := testenv.MustBuild()
+	reprise = b.Reprise
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(b.Dir)
 	os.Exit(code)
 }
 
@@ -64,9 +56,7 @@ func startTestHost(tb testing.TB) *testHost {
 	tb.Cleanup(func() {
 		a.Close(context.Background())
 		h.Close()
-		if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
+		testenv.StopInstance(dir)
 		os.RemoveAll(dir)
 	})
 	return th

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,8 +15,8 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/layout"
-	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 // reprise is the real binary, built once: its "ptyd" subcommand is the
@@ -25,25 +24,10 @@ import (
 var reprise string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "reprise-host-test")
-	if err != nil {
-		panic(err)
-	}
-	reprise = filepath.Join(dir, "reprise")
-	fakeBin = filepath.Join(dir, "fakebin")
-	for _, b := range [][]string{
-		{"-o", reprise, "github.com/reprise-dev/reprise"},
-		{"-o", filepath.Join(fakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
-		{"-o", filepath.Join(fakeBin, "codex"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/codex"},
-	} {
-		out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b[2], err, out)
-			os.Exit(1)
-		}
-	}
+	b := testenv.MustBuild()
+	reprise, fakeBin = b.Reprise, b.FakeBin
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(b.Dir)
 	os.Exit(code)
 }
 
@@ -56,9 +40,7 @@ func newHome(t *testing.T) paths.Home {
 	}
 	home := paths.Home{Dir: dir}
 	t.Cleanup(func() {
-		if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
+		testenv.StopInstance(dir)
 		os.RemoveAll(dir)
 	})
 	return home

@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,9 +21,9 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
-	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/internal/fakeagents/fake"
+	"github.com/reprise-dev/reprise/internal/testenv"
 	"github.com/reprise-dev/reprise/sdk"
 )
 
@@ -34,24 +32,10 @@ import (
 var reprise, fakeBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "reprise-mcp-test")
-	if err != nil {
-		panic(err)
-	}
-	reprise = filepath.Join(dir, "reprise")
-	fakeBin = filepath.Join(dir, "fakebin")
-	for _, b := range [][]string{
-		{"-o", reprise, "github.com/reprise-dev/reprise"},
-		{"-o", filepath.Join(fakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
-		{"-o", filepath.Join(fakeBin, "codex"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/codex"},
-	} {
-		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b[2], err, out)
-			os.Exit(1)
-		}
-	}
+	b := testenv.MustBuild()
+	reprise, fakeBin = b.Reprise, b.FakeBin
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(b.Dir)
 	os.Exit(code)
 }
 
@@ -332,30 +316,7 @@ func TestStdioStartsAHostWhenNoneRuns(t *testing.T) {
 // stopInstance kills every process started for a home — terminals, agents,
 // the hooks they run, the daemon — so that nothing writes into it (an
 // agent's goodbye hook, say) after the test removes it.
-func stopInstance(home paths.Home) {
-	mark := []byte("REPRISE_HOME=" + home.Dir + "\x00")
-	for round := 0; round < 50; round++ {
-		found := false
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil || pid == os.Getpid() {
-				continue
-			}
-			if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && bytes.Contains(env, mark) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				found = true
-			}
-		}
-		if !found {
-			break
-		}
-		time.Sleep(20 * time.Millisecond) // let the killed go, then look for what they started
-	}
-	if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-}
+func stopInstance(home paths.Home) { testenv.StopInstance(home.Dir) }
 
 // A host that goes away while `reprise mcp` runs (the app was closed) is
 // replaced by one in-process at the next call.

@@ -8,12 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -22,30 +19,17 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
-	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 var reprise, fakeBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "reprise-web-test")
-	if err != nil {
-		panic(err)
-	}
-	reprise = filepath.Join(dir, "reprise")
-	fakeBin = filepath.Join(dir, "fakebin")
-	for _, b := range [][]string{
-		{"-o", reprise, "github.com/reprise-dev/reprise"},
-		{"-o", filepath.Join(fakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
-	} {
-		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-			os.Exit(1)
-		}
-	}
+	b := testenv.MustBuild()
+	reprise, fakeBin = b.Reprise, b.FakeBin
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(b.Dir)
 	os.Exit(code)
 }
 
@@ -73,9 +57,7 @@ func startServerHost(t *testing.T) (*Server, *host.Host, paths.Home) {
 	t.Cleanup(func() {
 		s.Close(context.Background())
 		h.Close()
-		if pid := lockfile.Holder(home.PtydLock()); pid > 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
+		testenv.StopInstance(dir)
 		os.RemoveAll(dir)
 	})
 	return s, h, home
