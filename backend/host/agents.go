@@ -367,6 +367,9 @@ func (h *Host) claimSession(ctx context.Context, agentID, sessionID string) []st
 		if b.AgentID != agentID || b.SessionID != sessionID {
 			continue
 		}
+		if ok, _ := h.candidate(ctx, b); !ok {
+			continue
+		}
 		if _, changed, err := h.applyBinding(ctx, b.TerminalID, bindings.Input{Kind: bindings.KindClaim, CanResume: can, At: time.Now()}); err == nil && changed {
 			out = append(out, b.TerminalID)
 		}

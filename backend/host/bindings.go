@@ -68,15 +68,38 @@ func (h *Host) canResume(ctx context.Context, agentID string) (bool, string) {
 	return len(c.ResumeArgs) > 0, c.Label
 }
 
+// candidate says whether a binding should offer Resume: the truth table's
+// candidate, and the agent saved the conversation where its resume looks
+// (for agents whose storage Reprise knows). reason explains a refusal that
+// the truth table alone would have offered.
+func (h *Host) candidate(ctx context.Context, b bindings.Binding) (bool, string) {
+	can, label := h.canResume(ctx, b.AgentID)
+	if !bindings.Candidate(&b, can) {
+		return false, ""
+	}
+	stored, _ := h.store.Transcript(ctx, b.TerminalID)
+	cwd := b.Cwd
+	if cwd == "" {
+		if t, err := h.store.GetTerminal(ctx, b.TerminalID); err == nil {
+			cwd = t.Cwd
+		}
+	}
+	if saved, known, path := transcriptCheck(h.cfg.BaseEnv, b.AgentID, b.SessionID, cwd, stored); known && !saved {
+		return false, fmt.Sprintf("%s saved no conversation for this session (%s), so there is nothing to resume.", label, path)
+	}
+	return true, ""
+}
+
 func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding {
 	can, label := h.canResume(ctx, b.AgentID)
+	cand, why := h.candidate(ctx, b)
 	a := api.Binding{
 		TerminalID: b.TerminalID, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID, Cwd: b.Cwd,
 		StartedAt: b.StartedAt, LastEventAt: b.LastEventAt, LastEvent: b.LastEvent, Prompted: b.Prompted,
 		EndedAt: b.EndedAt, EndReason: b.EndReason, CanResume: can,
-		Resumable: bindings.Resumable(&b, can), Candidate: bindings.Candidate(&b, can),
+		Resumable: bindings.Resumable(&b, can), Candidate: cand, Unavailable: why,
 	}
-	if b.EndReason == bindings.TerminalExited && !a.Candidate {
+	if b.EndReason == bindings.TerminalExited && !a.Candidate && a.Unavailable == "" {
 		switch {
 		case !can:
 			a.Unavailable = fmt.Sprintf("%s has no resume args configured (Settings → Agents), so this session can't be resumed by id.", label)
@@ -173,7 +196,7 @@ func (h *Host) Sessions(ctx context.Context, all bool, query string) ([]api.Sess
 			Resumable: can && r.FirstPromptAt != nil, LastOutcome: r.LastOutcome,
 		}
 		if b, err := h.store.GetBinding(ctx, r.TerminalID); err == nil && b.SessionID == r.SessionID {
-			s.Candidate = bindings.Candidate(&b, can)
+			s.Candidate, _ = h.candidate(ctx, b)
 		}
 		if !all && !s.Live && !s.Candidate {
 			continue
@@ -203,6 +226,11 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 	b, _, err := h.applyBinding(ctx, rec.TerminalID, in)
 	if err != nil {
 		return err
+	}
+	if e.Transcript != "" && (e.SessionID == "" || e.SessionID == b.SessionID) {
+		if err := h.store.SetTranscript(ctx, rec.TerminalID, e.Transcript); err != nil {
+			h.log.Warn("record transcript path", "terminal", rec.TerminalID, "err", err)
+		}
 	}
 	h.noteOutcome(ctx, b, e)
 	return nil
@@ -271,7 +299,7 @@ func (h *Host) endBindings(ctx context.Context, ids []string, at time.Time, snap
 			}
 			continue
 		}
-		if o, err := h.store.GetOutcome(ctx, id); err == nil && o.Outcome == OutcomeResuming {
+		if o, err := h.store.GetOutcome(ctx, id); err == nil && pending(o.Outcome) {
 			h.finishOutcome(ctx, b, o, store.Outcome{Outcome: OutcomeFailed, Detail: "the terminal ended before the agent confirmed the resume"})
 		}
 	}
@@ -349,7 +377,7 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 		}
 		return api.ResumeResult{}, fmt.Errorf("%s session %s was already resumed", label, b.SessionID)
 	}
-	if !bindings.Candidate(&b, can) {
+	if ok, _ := h.candidate(ctx, b); !ok {
 		ab := h.bindingToAPI(ctx, b)
 		if ab.Unavailable != "" {
 			return api.ResumeResult{}, errors.New(ab.Unavailable)

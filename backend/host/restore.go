@@ -52,6 +52,9 @@ type ForecastEnv struct {
 	Env      []string // PATH and HOME (and CLAUDE_CONFIG_DIR, CODEX_HOME) of the agents
 	Sessions []ptyclient.SessionInfo
 	DaemonUp bool
+	// DeathAt is when lost terminals died, when the host saw it happen (a
+	// daemon loss); zero means "when each last printed" (after a reboot).
+	DeathAt time.Time
 }
 
 func envValue(env []string, key string) string {
@@ -80,20 +83,31 @@ func lookPathIn(env []string, cmd string) (string, bool) {
 
 var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
 
-// transcriptOf says where an agent keeps a session's conversation:
-// found path, "" with ok=false when it is known to be missing, or
-// "unknown" when Reprise does not know the agent's storage.
-func transcriptOf(env []string, agent, sessionID, cwd string) (path string, ok bool) {
+var geminiReply = regexp.MustCompile(`"type"\s*:\s*"gemini"`)
+
+// transcriptCheck says whether an agent saved the conversation of a session
+// where its resume will look for it. known is false for agents whose
+// storage Reprise does not know (then saved means nothing). stored is the
+// transcript_path the agent's hooks reported, if any.
+//
+// The conformance suite with the real CLIs showed why this matters: Claude
+// writes its transcript a moment after the reply is on screen (a quick kill
+// loses the conversation), and Gemini cannot resume a session that has no
+// model reply in its chat file.
+func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved, known bool, path string) {
 	home := envValue(env, "HOME")
 	switch agent {
 	case "claude":
-		dir := envValue(env, "CLAUDE_CONFIG_DIR")
-		if dir == "" {
-			dir = filepath.Join(home, ".claude")
+		p := stored
+		if p == "" || !strings.Contains(filepath.Base(p), sessionID) {
+			dir := envValue(env, "CLAUDE_CONFIG_DIR")
+			if dir == "" {
+				dir = filepath.Join(home, ".claude")
+			}
+			p = filepath.Join(dir, "projects", nonAlnum.ReplaceAllString(cwd, "-"), sessionID+".jsonl")
 		}
-		p := filepath.Join(dir, "projects", nonAlnum.ReplaceAllString(cwd, "-"), sessionID+".jsonl")
-		_, err := os.Stat(p)
-		return p, err == nil
+		st, err := os.Stat(p)
+		return err == nil && st.Size() > 0, true, p
 	case "codex":
 		dir := envValue(env, "CODEX_HOME")
 		if dir == "" {
@@ -101,11 +115,17 @@ func transcriptOf(env []string, agent, sessionID, cwd string) (path string, ok b
 		}
 		matches, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+sessionID+".jsonl"))
 		if len(matches) > 0 {
-			return matches[0], true
+			return true, true, matches[0]
 		}
-		return filepath.Join(dir, "sessions", "…", "rollout-*-"+sessionID+".jsonl"), false
+		return false, true, filepath.Join(dir, "sessions", "…", "rollout-*-"+sessionID+".jsonl")
+	case "gemini":
+		if stored == "" {
+			return false, false, "unknown"
+		}
+		b, err := os.ReadFile(stored)
+		return err == nil && geminiReply.Match(b), true, stored
 	}
-	return "unknown", true
+	return false, false, "unknown"
 }
 
 // Forecast says, pane by pane, what would come back if Reprise restarted
@@ -149,6 +169,18 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 			}
 			out = append(out, f)
 			continue
+		}
+		if hasAgent {
+			// The terminal is gone: what reconciliation will record is the
+			// truth table's answer to its death (a goodbye said while being
+			// killed turns back into an interruption).
+			deathAt := fe.DeathAt
+			if deathAt.IsZero() {
+				deathAt = lastOutput(filepath.Join(fe.HomeDir, "scrollback"), t.ID, time.Now())
+			}
+			if next, _, changed := bindings.Decide(&b, bindings.Input{Kind: bindings.KindTerminalExit, At: deathAt}); changed {
+				b = next
+			}
 		}
 		if !hasAgent || b.EndReason == bindings.Resumed || b.EndReason == bindings.Disposed {
 			f.Action, f.Reason = ActionFresh, "shell: a new login shell starts in "+t.Cwd+" under the old output"
@@ -196,9 +228,10 @@ func forecastAgent(ctx context.Context, st *store.Store, fe ForecastEnv, b bindi
 		return
 	}
 	bin, _ := lookPathIn(fe.Env, c.Command)
-	tp, ok := transcriptOf(fe.Env, b.AgentID, b.SessionID, cwd)
+	stored, _ := st.Transcript(ctx, b.TerminalID)
+	saved, known, tp := transcriptCheck(fe.Env, b.AgentID, b.SessionID, cwd, stored)
 	f.Transcript = tp
-	if !ok {
+	if known && !saved {
 		f.Action, f.Reason = ActionCannot, "transcript missing: "+tp
 		return
 	}
@@ -214,7 +247,7 @@ func forecastAgent(ctx context.Context, st *store.Store, fe ForecastEnv, b bindi
 	} else {
 		f.Reason = f.AgentLabel + " was interrupted; this pane offers to resume it (Resume button)"
 	}
-	if tp == "unknown" {
+	if !known {
 		f.Reason += " (transcript: unknown)"
 	}
 }
@@ -263,8 +296,11 @@ type RestoreReport struct {
 }
 
 // forecastNow computes the forecast against the current daemon.
-func (h *Host) forecastNow(ctx context.Context) ([]PaneForecast, error) {
+func (h *Host) forecastNow(ctx context.Context, sawDeath bool) ([]PaneForecast, error) {
 	fe := ForecastEnv{HomeDir: h.cfg.Home.Dir, Env: h.cfg.BaseEnv}
+	if sawDeath {
+		fe.DeathAt = time.Now()
+	}
 	if c, err := h.client(); err == nil {
 		if list, err := c.List(ctx); err == nil {
 			fe.Sessions, fe.DaemonUp = list, true
@@ -281,7 +317,7 @@ func (h *Host) LastRestore() RestoreReport {
 }
 
 func (h *Host) recordForecast(ctx context.Context, lost bool) {
-	fs, err := h.forecastNow(ctx)
+	fs, err := h.forecastNow(ctx, lost)
 	if err != nil {
 		h.log.Warn("restore forecast", "err", err)
 		return
@@ -329,18 +365,35 @@ const (
 	OutcomeUnconfirmed = "unconfirmed"
 )
 
+// lazySessionStart lists agents that report SessionStart only with the
+// first prompt (Codex), so a resume can't be confirmed before then.
+var lazySessionStart = map[string]bool{"codex": true}
+
+// pending reports whether an outcome still waits for the agent's word.
+func pending(outcome string) bool {
+	return outcome == OutcomeResuming || outcome == OutcomeUnconfirmed
+}
+
 // markResuming records that a terminal runs a resume of sessionID, not yet
 // confirmed. Agents that report nothing can never confirm: they are marked
 // unconfirmed at once rather than "resuming" forever.
 func (h *Host) markResuming(ctx context.Context, terminalID, agentID, sessionID string) {
 	o := store.Outcome{ResumeOf: sessionID, Outcome: OutcomeResuming}
-	if c, err := h.store.GetAgentConfig(ctx, agentID); err == nil && c.Tracking != "hooks" {
-		o.Outcome, o.Detail = OutcomeUnconfirmed, c.Label+" does not report its sessions to Reprise, so the resume cannot be confirmed"
+	if c, err := h.store.GetAgentConfig(ctx, agentID); err == nil {
+		switch {
+		case c.Tracking != "hooks":
+			o.Outcome, o.Detail = OutcomeUnconfirmed, c.Label+" does not report its sessions to Reprise, so the resume cannot be confirmed"
+		case lazySessionStart[agentID]:
+			o.Outcome, o.Detail = OutcomeUnconfirmed, c.Label+" confirms a resumed session only when it is next prompted"
+		}
 	}
 	if _, err := h.store.SetOutcome(ctx, terminalID, o); err != nil {
 		h.log.Warn("record resume outcome", "terminal", terminalID, "err", err)
 	}
 	h.setSessionOutcome(ctx, agentID, sessionID, o.Outcome)
+	if b, err := h.store.GetBinding(ctx, terminalID); err == nil {
+		h.publishBinding(ctx, b) // the pane says "resuming…" at once
+	}
 }
 
 func (h *Host) setSessionOutcome(ctx context.Context, agentID, sessionID, outcome string) {
@@ -355,7 +408,7 @@ func (h *Host) setSessionOutcome(ctx context.Context, agentID, sessionID, outcom
 // before confirming.
 func (h *Host) noteOutcome(ctx context.Context, b bindings.Binding, e payload.Event) {
 	o, err := h.store.GetOutcome(ctx, b.TerminalID)
-	if err != nil || o.Outcome != OutcomeResuming {
+	if err != nil || !pending(o.Outcome) {
 		return
 	}
 	var next store.Outcome
@@ -376,7 +429,7 @@ func (h *Host) noteOutcome(ctx context.Context, b bindings.Binding, e payload.Ev
 
 func (h *Host) finishOutcome(ctx context.Context, b bindings.Binding, o store.Outcome, next store.Outcome) {
 	next.ResumeOf = o.ResumeOf
-	changed, err := h.store.SetOutcome(ctx, b.TerminalID, next, OutcomeResuming)
+	changed, err := h.store.SetOutcome(ctx, b.TerminalID, next, OutcomeResuming, OutcomeUnconfirmed)
 	if err != nil || !changed {
 		return
 	}
@@ -387,9 +440,18 @@ func (h *Host) finishOutcome(ctx context.Context, b bindings.Binding, o store.Ou
 	}
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]`)
+// ansiRE matches escape sequences: CSI (with private prefixes such as
+// "\x1b[>4m" and "\x1b[<u"), OSC, charset and single-character escapes.
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;:?<=>!]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[=>78DEHMNOPc\\]`)
 
-// failureDetail is "exit status N: <last lines of output>".
+var controlRE = regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]`)
+
+var errorLine = regexp.MustCompile(`(?i)error|no conversation|not found|no saved session|no previous session|no rollout|failed|cannot|can't|already in use`)
+
+// failureDetail is "exit status N: <what the agent said>": the lines that
+// read like an error, else the last lines of output. The agent's own
+// "Resume this session with: …" footer is left out — it names the very
+// command that just failed.
 func (h *Host) failureDetail(terminalID string, status *int) string {
 	how := "the agent exited before confirming the resume"
 	if status != nil {
@@ -399,20 +461,46 @@ func (h *Host) failureDetail(terminalID string, status *int) string {
 		}
 	}
 	tail, _, _, _ := scrollback.Tail(h.cfg.Home.ScrollbackDir(), terminalID, 8<<10)
-	text := ansiRE.ReplaceAllString(string(tail), "")
+	return how + summarizeFailure(string(tail))
+}
+
+func summarizeFailure(out string) string {
+	text := controlRE.ReplaceAllString(ansiRE.ReplaceAllString(out, ""), "")
 	var lines []string
+	skipNext := false
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\r", "\n"), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "$") && !strings.HasPrefix(l, "#") {
-			lines = append(lines, l)
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "":
+			continue
+		case skipNext:
+			skipNext = false
+			continue
+		case strings.HasPrefix(l, "Resume this session with"):
+			skipNext = !strings.Contains(l, "--resume")
+			continue
+		case strings.HasPrefix(l, "$") || strings.HasPrefix(l, "#") || strings.Contains(l, "@") && strings.HasSuffix(l, "#"):
+			continue // shell prompts
+		}
+		lines = append(lines, l)
+	}
+	var errs []string
+	for _, l := range lines {
+		if errorLine.MatchString(l) {
+			errs = append(errs, l)
 		}
 	}
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
+	pick := errs
+	if len(pick) == 0 {
+		pick = lines
 	}
-	if len(lines) == 0 {
-		return how
+	if len(pick) > 3 {
+		pick = pick[len(pick)-3:]
 	}
-	return how + ": " + strings.Join(lines, " / ")
+	if len(pick) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(pick, " / ")
 }
 
 // continueAfterRestart resumes every candidate of lost terminals when the
@@ -436,7 +524,7 @@ func (h *Host) continueAfterRestart(ctx context.Context, lost []store.Terminal) 
 		if err != nil {
 			continue
 		}
-		if can, _ := h.canResume(ctx, b.AgentID); bindings.Candidate(&b, can) {
+		if ok, _ := h.candidate(ctx, b); ok {
 			ids = append(ids, t.ID)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
@@ -144,21 +145,35 @@ func TestResumeOutcomes(t *testing.T) {
 		}
 	})
 	t.Run("failed with the agent's own words", func(t *testing.T) {
-		res, _, _ := runPrompted(t, h, e, "claude", "O3")
-		killTerminal(t, h, res.TerminalID)
-		waitBinding(t, h, res.TerminalID, "candidate", func(b api.Binding) bool { return b.Candidate })
-		os.Remove(claudeTranscript(e, res.SessionID))
-		r, err := h.Resume(ctx, res.TerminalID)
+		// An agent whose resume fails after launching: it says why and exits 3.
+		script := filepath.Join(e.home.Dir, "broken")
+		os.WriteFile(script, []byte("#!/bin/sh\necho 'Error: model service unavailable (try later)'\nexit 3\n"), 0o755)
+		if _, err := h.SaveAgent(ctx, api.Agent{ID: "broken", Label: "Broken", Command: script, PromptTransport: "argv", ResumeArgs: []string{"--resume"}, Tracking: "hooks"}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "broken", ResumeSessionID: "22222222-2222-4333-8444-555555555555", Cwd: e.work})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := waitOutcome(t, h, r.TerminalID, OutcomeFailed)
-		if !strings.Contains(b.OutcomeDetail, "exit status 1") || !strings.Contains(b.OutcomeDetail, "No conversation found") {
+		b := waitOutcome(t, h, res.TerminalID, OutcomeFailed)
+		if b.OutcomeDetail != "exit status 3: Error: model service unavailable (try later)" {
 			t.Fatalf("detail %q", b.OutcomeDetail)
 		}
-		ss, _ := h.Sessions(ctx, true, res.SessionID)
+		ss, _ := h.Sessions(ctx, true, "22222222")
 		if len(ss) != 1 || ss[0].LastOutcome != OutcomeFailed {
 			t.Fatalf("session history outcome: %+v", ss)
+		}
+	})
+	t.Run("no banner when the agent saved no conversation", func(t *testing.T) {
+		res, _, _ := runPrompted(t, h, e, "claude", "O3")
+		os.Remove(claudeTranscript(e, res.SessionID)) // as when Claude is killed before it writes it
+		killTerminal(t, h, res.TerminalID)
+		b := waitBinding(t, h, res.TerminalID, "ended", func(b api.Binding) bool { return b.EndReason == bindings.TerminalExited })
+		if b.Candidate || !strings.Contains(b.Unavailable, "saved no conversation") {
+			t.Fatalf("binding %+v", b)
+		}
+		if _, err := h.Resume(ctx, res.TerminalID); err == nil || !strings.Contains(err.Error(), "saved no conversation") {
+			t.Fatalf("resume: %v", err)
 		}
 	})
 }
@@ -191,5 +206,20 @@ func TestContinueAfterRestart(t *testing.T) {
 			return false
 		})
 		waitOutcome(t, h, now, OutcomeResumed)
+	}
+}
+
+func TestSummarizeFailure(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"\x0f\x1b[>4m\x1b[<uNo conversation found with session ID: abc\r\n\x0f\x1b[>4m\x1b[<u\r\nResume this session with:\r\nclaude --settings x --resume abc\r\n",
+			": No conversation found with session ID: abc"},
+		{"Error resuming session: No previous sessions found for this project.\r\n", ": Error resuming session: No previous sessions found for this project."},
+		{"\x1b[31mone\x1b[0m\ntwo\nthree\nfour\n", ": two / three / four"},
+		{"", ""},
+	}
+	for _, tc := range cases {
+		if got := summarizeFailure(tc.in); got != tc.want {
+			t.Errorf("summarizeFailure(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

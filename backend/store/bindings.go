@@ -291,3 +291,16 @@ func (s *Store) TerminalRestoredFrom(ctx context.Context, id string) (Terminal, 
 	}
 	return t, nil
 }
+
+// SetTranscript records where the agent keeps a binding's conversation.
+func (s *Store) SetTranscript(ctx context.Context, terminalID, path string) error {
+	return dbErr(s.db.WithContext(ctx).Table("bindings").Where("terminal_id = ? AND transcript <> ?", terminalID, path).
+		Update("transcript", path).Error)
+}
+
+// Transcript returns where the agent said it keeps a binding's conversation.
+func (s *Store) Transcript(ctx context.Context, terminalID string) (string, error) {
+	var p string
+	err := s.db.WithContext(ctx).Table("bindings").Select("transcript").Where("terminal_id = ?", terminalID).Scan(&p).Error
+	return p, dbErr(err)
+}

@@ -27,6 +27,7 @@ var migrations = []migration{
 	{Version: 1, Name: "terminals, layout, settings", Up: migrate1},
 	{Version: 2, Name: "agent configs, bindings, agent sessions", Up: migrate2},
 	{Version: 3, Name: "resume outcomes", Up: migrate3},
+	{Version: 4, Name: "binding transcript path", Up: migrate4},
 }
 
 // schemaMigration records an applied migration.

@@ -2,14 +2,23 @@
 // host through the Backend facade and report failures in the status area.
 
 import { agentLabel, dismissKey, Dismissals, failureReason } from './agents/banner';
-import type { Agent, Binding, Direction, OnInterrupt, RunAgentRequest, RunAgentResult, Session } from './api';
+import { outcomeDismissKey } from './agents/outcome';
+import { RestoreDismissals } from './agents/restore';
+import type { Agent, Binding, Direction, RunAgentRequest, RunAgentResult, Session, SettingKey } from './api';
 import type { Backend } from './backend';
 import type { Shortcut } from './keys';
-import { activeTab, findPane, findTab, focusedPane, neighbour, panesInOrder, stepPane, stepTab, type FocusDirection } from './layout/layout';
+import { activeTab, findPane, findPaneByTerminal, findTab, focusedPane, neighbour, panesInOrder, stepPane, stepTab, type FocusDirection } from './layout/layout';
 import type { Store, WorkspaceView } from './store';
 import type { ViewRegistry } from './terminal/registry';
 
 const NOTICE_MS = 6000;
+/**
+ * After an agent starts in a terminal the page did not know, the bindings are listed again this
+ * much later: the host records a resume's pending outcome right after the launch's binding event
+ * and does not push it by itself, so the pane would not say "resuming…" until the agent's first
+ * hook otherwise.
+ */
+const REFRESH_AFTER_LAUNCH_MS = 300;
 
 export class Actions {
   private readonly backend: Backend;
@@ -18,12 +27,21 @@ export class Actions {
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
   private focusInFlight: string | null = null;
   private readonly dismissals: Dismissals;
+  private readonly restoreDismissals: RestoreDismissals;
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(backend: Backend, store: Store, views: ViewRegistry, dismissals: Dismissals = new Dismissals(null)) {
+  constructor(
+    backend: Backend,
+    store: Store,
+    views: ViewRegistry,
+    dismissals: Dismissals = new Dismissals(null),
+    restoreDismissals: RestoreDismissals = new RestoreDismissals(null),
+  ) {
     this.backend = backend;
     this.store = store;
     this.views = views;
     this.dismissals = dismissals;
+    this.restoreDismissals = restoreDismissals;
   }
 
   /** The focused pane of the active tab. */
@@ -230,15 +248,38 @@ export class Actions {
     }
   }
 
+  /** A "binding" event: kept, and a new live agent makes the page list bindings again soon (see REFRESH_AFTER_LAUNCH_MS). */
+  noteBinding(b: Binding): void {
+    const known = !!this.store.get().bindings[b.terminalId];
+    this.store.putBinding(b);
+    if (!known && !b.outcome && !b.endReason && !b.endedAt) this.refreshBindingsSoon();
+  }
+
+  refreshBindingsSoon(delayMs = REFRESH_AFTER_LAUNCH_MS): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      void this.loadBindings();
+    }, delayMs);
+  }
+
   /** The Resume button (and Retry): relaunches the agent in the binding's pane. One request at a time. */
   async resume(b: Binding): Promise<void> {
     const id = b.terminalId;
     if (this.store.get().resumes[id]?.phase === 'resuming') return;
     this.store.setResume(id, { phase: 'resuming' });
+    const layout = this.store.get().layout;
+    const paneId = b.paneId || (layout ? findPaneByTerminal(layout, id)?.pane.id : undefined);
+    const launch = { label: agentLabel(b), at: Date.now() };
+    if (paneId) this.store.setLaunch(paneId, launch);
     try {
-      await this.backend.resume(id);
+      const r = await this.backend.resume(id);
+      if (paneId) this.store.setLaunch(r.paneId || paneId, { ...launch, terminalId: r.terminalId });
       this.store.setResume(id, null);
+      // The new terminal's pending outcome ("resuming…") is not pushed by the host.
+      this.refreshBindingsSoon(0);
     } catch (err) {
+      if (paneId) this.store.setLaunch(paneId, null);
       this.store.setResume(id, { phase: 'failed', reason: failureReason(agentLabel(b), errorText(err)) });
     }
   }
@@ -249,6 +290,45 @@ export class Actions {
     this.store.setResume(b.terminalId, null);
     this.store.setDismissed(key);
     this.dismissals.save(this.store.get().dismissed);
+  }
+
+  /** Hides a pane's outcome notice (one terminal's one outcome) for the rest of the page's session. */
+  dismissOutcome(b: Binding): void {
+    this.store.setDismissed(outcomeDismissKey(b));
+    this.dismissals.save(this.store.get().dismissed);
+  }
+
+  // The restore summary.
+
+  /** Asks the host for the forecast of its start (after every hello); an older host has none. */
+  async loadRestore(): Promise<void> {
+    try {
+      const r = await this.backend.restore.report();
+      if (r && typeof r.at === 'string') this.store.set('restore', r);
+    } catch (err) {
+      console.info(`reprise: restore.report: ${errorText(err)}`);
+    }
+  }
+
+  /** Hides the status bar's restore summary for this report (remembered across reloads). */
+  dismissRestore(at: string): void {
+    const cur = this.store.get().restoreDismissed;
+    if (cur[at]) return;
+    const next = { ...cur, [at]: true as const };
+    this.store.set('restoreDismissed', next);
+    this.restoreDismissals.save(next);
+  }
+
+  /** Opens the Sessions view, searching for query (e.g. a session id). */
+  openSessions(query = ''): void {
+    this.store.set('sessionsQuery', query);
+    this.showView('sessions');
+  }
+
+  /** Shows a pane: activates its tab and focuses it, over any open view. */
+  showPane(paneId: string): void {
+    this.showTerminals();
+    this.focusPane(paneId);
   }
 
   // Agents.
@@ -319,13 +399,22 @@ export class Actions {
     return this.backend.sessions.list(query ? { all: true, query } : { all: true });
   }
 
+  /** Asks, then deletes a session's history and saved output. Resolves false when the user said no. */
+  async forgetSession(s: Pick<Session, 'agentId' | 'sessionId'>): Promise<boolean> {
+    const ok = await this.confirm('Its history and saved output are deleted.', 'Forget', 'Forget this session?');
+    if (!ok) return false;
+    await this.backend.sessions.forget(s.agentId, s.sessionId);
+    return true;
+  }
+
   // Settings.
 
-  getSetting(key: 'agents.onInterrupt'): Promise<OnInterrupt | string> {
+  getSetting(key: SettingKey): Promise<string> {
     return this.backend.settings.get(key);
   }
 
-  setSetting(key: 'agents.onInterrupt', value: OnInterrupt): Promise<void> {
+  /** Rejects with the host's one-line validation error. */
+  setSetting(key: SettingKey, value: string): Promise<void> {
     return this.backend.settings.set(key, value);
   }
 

@@ -97,6 +97,8 @@ export interface Methods {
   'bindings.list': [{ candidates?: boolean }, Binding[]];
   resume: [{ terminalId: string }, ResumeResult];
   'sessions.list': [{ all?: boolean; query?: string }, Session[]];
+  'sessions.forget': [{ agentId: string; sessionId: string }, Record<string, never> | null];
+  'restore.report': [Record<string, never>, RestoreReport];
   'settings.get': [{ key: SettingKey }, { value: string }];
   'settings.set': [{ key: SettingKey; value: string }, Record<string, never> | null];
 }
@@ -119,6 +121,8 @@ export interface Events {
   daemon: DaemonStatus;
   /** A terminal's binding changed (an agent started, was prompted, ended, was resumed). */
   binding: Binding;
+  /** The forecast after a daemon loss (the one made at start is asked for with restore.report). */
+  restore: RestoreReport;
 }
 
 // Agents and bindings, mirroring backend/api/agents.go.
@@ -199,7 +203,22 @@ export interface Binding {
   candidate: boolean;
   /** Why a terminal-exited session cannot be resumed. */
   unavailable?: string;
+  /** Why the last resume of this candidate failed (e.g. an automatic one), for the banner. */
+  resumeError?: string;
+  /** The session a resume launched in this terminal was meant to bring back. */
+  resumeOf?: string;
+  /** How that resume went: "resuming" until the agent itself confirms or refutes it. */
+  outcome?: ResumeOutcome | string;
+  outcomeDetail?: string;
+  outcomeAt?: string | null;
 }
+
+/**
+ * The outcome of a resume launched in a terminal: resuming (not confirmed yet), resumed (the
+ * agent confirmed it resumed that very session), fresh (it started another one), failed (it
+ * exited first), unconfirmed (the agent reports nothing, so nobody can tell).
+ */
+export type ResumeOutcome = 'resuming' | 'resumed' | 'fresh' | 'failed' | 'unconfirmed';
 
 /** One agent session from the history. */
 export interface Session {
@@ -231,7 +250,43 @@ export interface ResumeResult {
   alreadyResumed?: boolean;
 }
 
-export type SettingKey = 'agents.onInterrupt' | 'scrollback.persist';
+export type SettingKey =
+  | 'agents.onInterrupt'
+  | 'agents.continueAfterRestart'
+  | 'scrollback.persist'
+  | 'sessions.retentionDays'
+  | 'scrollback.retentionDays';
+
+/** What a pane does when Reprise (re)starts. */
+export type ForecastAction = 'attach' | 'resume' | 'fresh' | 'cannot';
+
+/** One pane's line of the restore forecast (`reprise restore-check`), mirroring backend/host/restore.go. */
+export interface PaneForecast {
+  tabId: string;
+  paneId: string;
+  /** The pane's terminal when the forecast was made (a lost one, for resume and fresh). */
+  terminalId: string;
+  action: ForecastAction | string;
+  agent?: string;
+  agentLabel?: string;
+  sessionId?: string;
+  /** The exact argv of the resume. */
+  argv?: string[] | null;
+  cwd?: string;
+  reason: string;
+  /** Where the agent keeps the conversation; "unknown" when Reprise does not know. */
+  transcript?: string;
+}
+
+/** The forecast made when the host started (or after a daemon loss). */
+export interface RestoreReport {
+  at: string;
+  /** "3 will resume · 1 fresh · 1 can't: codex not found" */
+  summary: string;
+  panes: PaneForecast[] | null;
+  /** Some terminals were lost (daemon death or reboot). */
+  recovered: boolean;
+}
 
 /** agents.onInterrupt: show a Resume button, or resume on its own. */
 export type OnInterrupt = 'banner' | 'auto';

@@ -13,6 +13,7 @@ import type {
   Layout,
   Method,
   Methods,
+  RestoreReport,
   ResumeResult,
   RunAgentRequest,
   RunAgentResult,
@@ -60,6 +61,7 @@ export class Backend {
   private readonly exitEmitter = new Emitter<[Terminal]>();
   private readonly daemonEmitter = new Emitter<[DaemonStatus]>();
   private readonly bindingEmitter = new Emitter<[Binding]>();
+  private readonly restoreEmitter = new Emitter<[RestoreReport]>();
   private readonly helloEmitter = new Emitter<[HelloResult, boolean]>();
   private firstHello: Promise<HelloResult> | null = null;
   private resolveFirst: ((h: HelloResult) => void) | null = null;
@@ -112,6 +114,10 @@ export class Backend {
   /** A terminal's binding changed (event "binding"). */
   onBinding(cb: (b: Binding) => void): () => void {
     return this.bindingEmitter.on(cb);
+  }
+  /** A new restore forecast (event "restore", after a daemon loss). */
+  onRestore(cb: (r: RestoreReport) => void): () => void {
+    return this.restoreEmitter.on(cb);
   }
   /** Every successful hello; reconnected is true after a reconnect (re-attach then). */
   onHello(cb: (h: HelloResult, reconnected: boolean) => void): () => void {
@@ -213,6 +219,14 @@ export class Backend {
       if (opts.query) params.query = opts.query;
       return this.call('sessions.list', params).then((l) => l ?? []);
     },
+    /** Deletes a session's history row and its saved output. */
+    forget: (agentId: string, sessionId: string): Promise<void> =>
+      this.call('sessions.forget', { agentId, sessionId }).then(() => undefined),
+  };
+
+  readonly restore = {
+    /** The forecast made when this host started, or after its last daemon loss. */
+    report: (): Promise<RestoreReport> => this.call('restore.report', {}),
   };
 
   readonly settings = {
@@ -264,6 +278,9 @@ export class Backend {
         break;
       case 'binding':
         this.bindingEmitter.emit(data as Binding);
+        break;
+      case 'restore':
+        this.restoreEmitter.emit(data as RestoreReport);
         break;
       default:
         // Unknown events are from a newer host; ignore them.

@@ -5,6 +5,7 @@ import './styles.css';
 import { createRoot } from 'react-dom/client';
 import { Actions } from './actions';
 import { Dismissals } from './agents/banner';
+import { RestoreDismissals } from './agents/restore';
 import { Backend } from './backend';
 import { App } from './components/App';
 import { ServicesContext } from './context';
@@ -36,7 +37,9 @@ const views: ViewRegistry = new ViewRegistry(
 );
 const dismissals = new Dismissals(sessionStorageOrNull());
 store.set('dismissed', dismissals.load());
-const actions = new Actions(backend, store, views, dismissals);
+const restoreDismissals = new RestoreDismissals(localStorageOrNull());
+store.set('restoreDismissed', restoreDismissals.load());
+const actions = new Actions(backend, store, views, dismissals, restoreDismissals);
 
 // Views of panes that left the layout go as soon as the host says so.
 let lastLayout = store.get().layout;
@@ -52,12 +55,14 @@ backend.onHello((h) => {
   store.setTerminals(h.terminals ?? []);
   if (h.daemon) store.set('daemon', h.daemon);
   void actions.loadBindings();
+  void actions.loadRestore();
 });
 backend.onLayout((l) => store.setLayout(l));
 backend.onTerminal((t) => store.putTerminal(t));
 backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
-backend.onBinding((b) => store.putBinding(b));
+backend.onBinding((b) => actions.noteBinding(b));
+backend.onRestore((r) => store.set('restore', r));
 
 installTestHooks(store, views);
 
@@ -74,6 +79,14 @@ void backend.start();
 function sessionStorageOrNull(): Storage | null {
   try {
     return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function localStorageOrNull(): Storage | null {
+  try {
+    return window.localStorage;
   } catch {
     return null;
   }

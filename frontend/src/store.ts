@@ -3,7 +3,7 @@
 
 import { useSyncExternalStore } from 'react';
 import type { ResumeState } from './agents/banner';
-import type { Agent, Binding, DaemonStatus, Layout, Terminal } from './api';
+import type { Agent, Binding, DaemonStatus, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 
 export interface ConfirmRequest {
@@ -33,8 +33,16 @@ export interface AppState {
   bindings: Readonly<Record<string, Binding>>;
   /** The page's resume requests in flight or failed, by the dead terminal's id. */
   resumes: Readonly<Record<string, ResumeState>>;
-  /** Dismissed resume banners, by dismissKey (terminal id / session id). */
+  /** Resumes the page launched, by pane id (so the pane says "Resuming…" until the host's outcome arrives). */
+  launches: Readonly<Record<string, Launch>>;
+  /** Dismissed resume banners, by dismissKey (terminal id / session id), and outcome notices (outcomeDismissKey). */
   dismissed: Readonly<Record<string, true>>;
+  /** The host's restore forecast (restore.report, then "restore" events); null until known. */
+  restore: RestoreReport | null;
+  /** Dismissed restore summaries, by report time. */
+  restoreDismissed: Readonly<Record<string, true>>;
+  /** A search the Sessions view starts with when it next opens. */
+  sessionsQuery: string;
   /** Agent configurations as last listed (null until first asked for). */
   agents: readonly Agent[] | null;
   /** What the workspace shows: the terminals, or a full view over them. */
@@ -42,6 +50,16 @@ export interface AppState {
 }
 
 export type WorkspaceView = 'terminals' | 'settings' | 'sessions';
+
+/** A resume the page asked for in a pane, until the host's outcome for it is known. */
+export interface Launch {
+  /** The agent's label. */
+  label: string;
+  /** The new terminal, once the host answered. */
+  terminalId?: string;
+  /** When it was asked for (Date.now()). */
+  at: number;
+}
 
 export const initialState: AppState = {
   conn: 'connecting',
@@ -55,7 +73,11 @@ export const initialState: AppState = {
   notice: null,
   bindings: {},
   resumes: {},
+  launches: {},
   dismissed: {},
+  restore: null,
+  restoreDismissed: {},
+  sessionsQuery: '',
   agents: null,
   view: 'terminals',
 };
@@ -135,6 +157,16 @@ export class Store {
       if (state) resumes[terminalId] = state;
       else delete resumes[terminalId];
       return { ...s, resumes };
+    });
+  }
+
+  setLaunch(paneId: string, launch: Launch | null): void {
+    this.update((s) => {
+      if (!launch && !s.launches[paneId]) return s;
+      const launches = { ...s.launches };
+      if (launch) launches[paneId] = launch;
+      else delete launches[paneId];
+      return { ...s, launches };
     });
   }
 

@@ -1,10 +1,10 @@
 // Helpers for end-to-end tests, present in every build:
 // window.__reprise.paneText(paneId), .layout(), .stats(), .terminals(), .connection(),
-// .bindings(), and one writer, .injectBinding(b), which puts a fake binding in the
+// .bindings(), .restore(), and one writer, .injectBinding(b), which puts a fake binding in the
 // page's store (as if a "binding" event had come) to show a resume banner without a
 // real agent. It never reaches the host.
 
-import type { Binding, Layout, Terminal } from './api';
+import type { Binding, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { Store } from './store';
 import type { ViewRegistry } from './terminal/registry';
@@ -21,6 +21,8 @@ export interface RepriseTestHooks {
   connection(): BackendState;
   /** The bindings the page knows, by terminal id. */
   bindings(): Record<string, Binding>;
+  /** The host's restore forecast as the page has it (restore.report / "restore" events). */
+  restore(): RestoreReport | null;
   /** Puts b in the page's store as a "binding" event would (page only; the host never hears of it). */
   injectBinding(b: Binding): void;
 }
@@ -47,6 +49,7 @@ export function installTestHooks(store: Store, views: ViewRegistry): void {
     terminals: () => clone(Object.values(store.get().terminals)),
     connection: () => store.get().conn,
     bindings: () => clone({ ...store.get().bindings }),
+    restore: () => clone(store.get().restore),
     injectBinding: (b) => store.putBinding(clone(b)),
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });

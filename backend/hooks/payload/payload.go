@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -168,8 +169,19 @@ func KindOf(agent, name string) string {
 	if k, ok := kinds[agent][name]; ok {
 		return k
 	}
+	if _, builtin := kinds[agent]; !builtin {
+		// A user's own agent: its launch wrapper reports process-exit, and
+		// hooks it may run are read in Claude's vocabulary, the common one.
+		if k, ok := claudeLike[name]; ok {
+			return k
+		}
+	}
 	return KindOther
 }
+
+// customAgentID is the shape of a user-defined agent's id (as the catalog
+// validates it).
+var customAgentID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 // Parse reads one hook call. stdin is the hook's standard input; args are
 // the arguments after `hook <agent> <event>`. When the last argument is not a
@@ -179,7 +191,7 @@ func KindOf(agent, name string) string {
 //
 // For ProcessExit no payload is read: args must hold `--status N` (0–255).
 func Parse(agent, event string, stdin []byte, args []string) (Event, error) {
-	if _, ok := kinds[agent]; !ok {
+	if _, ok := kinds[agent]; !ok && !customAgentID.MatchString(agent) {
 		return Event{}, fmt.Errorf("%w %q", ErrUnknownAgent, agent)
 	}
 	if err := validName(event); err != nil {

@@ -196,7 +196,8 @@ func TestParseHostile(t *testing.T) {
 		{"cwd object", "claude", "Stop", `{"session_id":"a","cwd":{}}`, nil, "cwd"},
 		{"transcript too long", "claude", "Stop", `{"session_id":"a","transcript_path":"/` + strings.Repeat("a", maxPath) + `"}`, nil, "transcript_path"},
 		{"deep nesting", "claude", "Stop", `{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, nil, "json"},
-		{"unknown agent", "nope", "Stop", `{}`, nil, "unknown agent"},
+		{"agent id that no agent can have", "../x", "Stop", `{}`, nil, "unknown agent"},
+		{"agent id with upper case", "Claude", "Stop", `{}`, nil, "unknown agent"},
 		{"empty event", "claude", "", `{}`, nil, "event"},
 		{"event with space", "claude", "Session Start", `{}`, nil, "event"},
 		{"event with quote", "claude", "Stop'", `{}`, nil, "event"},
@@ -293,4 +294,17 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A user's own agent (any valid catalog id) is accepted: its launch wrapper
+// reports process-exit, and its hooks are read in Claude's vocabulary.
+func TestParseCustomAgent(t *testing.T) {
+	ev, err := Parse("my-agent", ProcessExit, nil, []string{"--status", "3"})
+	if err != nil || ev.Kind != KindProcessExit || ev.ExitStatus == nil || *ev.ExitStatus != 3 {
+		t.Fatalf("process-exit: %+v %v", ev, err)
+	}
+	ev, err = Parse("my-agent", "SessionStart", []byte(`{"session_id":"s1","source":"resume"}`), nil)
+	if err != nil || ev.Kind != KindSessionStart || ev.SessionID != "s1" {
+		t.Fatalf("session start: %+v %v", ev, err)
+	}
 }

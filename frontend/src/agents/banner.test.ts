@@ -45,10 +45,27 @@ describe('bannerView', () => {
     expect(bannerView(binding({ endReason: 'resumed', candidate: false }), failed('x'), false)).toEqual({ kind: 'none' });
   });
 
-  it('says why a terminal-exited session cannot be resumed, without a Resume button', () => {
-    const b = binding({ candidate: false, resumable: false, prompted: false, unavailable: 'The session was never prompted.' });
-    expect(bannerView(b, undefined, false)).toEqual({ kind: 'unavailable', label: 'Claude Code', reason: 'The session was never prompted.' });
+  it('says why a terminal-exited conversation cannot be resumed, without a Resume button', () => {
+    const why = 'Claude Code has no resume args configured (Settings → Agents), so this session can\'t be resumed by id.';
+    const b = binding({ candidate: false, resumable: false, canResume: false, unavailable: why });
+    expect(bannerView(b, undefined, false)).toEqual({ kind: 'unavailable', label: 'Claude Code', reason: why });
     expect(bannerView(b, undefined, true)).toEqual({ kind: 'none' });
+  });
+
+  it('says nothing for an agent that was never prompted: there was no conversation to lose', () => {
+    const b = binding({ candidate: false, resumable: false, prompted: false, unavailable: 'The session was never prompted.' });
+    expect(bannerView(b, undefined, false)).toEqual({ kind: 'none' });
+  });
+
+  it("shows the host's failed automatic resume as a failure with Retry", () => {
+    const b = binding({ resumeError: "couldn't resume Claude Code: claude was not found on PATH" });
+    expect(bannerView(b, undefined, false)).toEqual({ kind: 'failed', label: 'Claude Code', reason: 'claude was not found on PATH' });
+    // The page's own attempt says more recently what happened.
+    expect(bannerView(b, failed('cwd gone'), false)).toEqual({ kind: 'failed', label: 'Claude Code', reason: 'cwd gone' });
+    expect(bannerView(b, resuming, false).kind).toBe('resuming');
+    expect(bannerView(b, undefined, true).kind).toBe('none');
+    // Not a candidate any more: the error is history.
+    expect(bannerView(binding({ resumeError: 'x', candidate: false, endReason: 'resumed' }), undefined, false).kind).toBe('none');
   });
 
   it('shows nothing for live, detached, disposed or missing bindings', () => {

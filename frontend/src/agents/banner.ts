@@ -6,6 +6,7 @@
 //       └──────Retry── failed ◀──error──┘
 //   any ──dismiss──▶ none (remembered per terminal + session)
 //   any ──binding no longer a candidate (resumed elsewhere, new session)──▶ none
+//   candidate with the host's resumeError (an automatic resume failed) ──▶ failed (Retry)
 
 import type { Binding, Terminal } from '../api';
 
@@ -35,9 +36,13 @@ export function bannerView(b: Binding | undefined, resume: ResumeState | undefin
   if (dismissed) return NO_BANNER;
   if (b.candidate) {
     if (resume?.phase === 'failed') return { kind: 'failed', label, reason: resume.reason };
+    // The host's own last attempt (an automatic resume) failed.
+    if (b.resumeError) return { kind: 'failed', label, reason: failureReason(label, b.resumeError) };
     return { kind: 'candidate', label };
   }
-  if (b.endReason === 'terminal-exited' && b.unavailable) return { kind: 'unavailable', label, reason: b.unavailable };
+  // A conversation that was lost and can't come back says why; an agent that was never
+  // prompted had no conversation to lose, so its pane says nothing.
+  if (b.endReason === 'terminal-exited' && b.unavailable && b.prompted) return { kind: 'unavailable', label, reason: b.unavailable };
   return NO_BANNER;
 }
 

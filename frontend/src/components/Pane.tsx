@@ -6,7 +6,8 @@ import { useStore } from '../store';
 import { paneTitle, restoredLabel, terminalState } from '../terminal/describe';
 import type { TerminalView } from '../terminal/TerminalView';
 import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
-import { ResumeBanner } from './ResumeBanner';
+import { OutcomeNotice } from './OutcomeNotice';
+import { bannerShown, ResumeBanner } from './ResumeBanner';
 import { SearchBox } from './SearchBox';
 
 export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: boolean; focused: boolean }) {
@@ -16,6 +17,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const error = useStore(store, (s) => s.paneErrors[pane.id]);
   const searching = useStore(store, (s) => s.searchPaneId === pane.id);
   const agent = useStore(store, (s) => liveAgentLabel(s.bindings[pane.terminalId]));
+  const banner = useStore(store, (s) => bannerShown(s, pane.terminalId));
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<TerminalView | null>(null);
 
@@ -114,6 +116,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       <div className="pane-body">
         <div className="xterm-host" ref={hostRef} />
         <ResumeBanner terminalId={pane.terminalId} />
+        {!banner && <OutcomeNotice paneId={pane.id} terminalId={pane.terminalId} />}
         {searching && viewRef.current && <SearchBox view={viewRef.current} onClose={() => actions.closeSearch()} />}
         {error && (
           <div className="pane-error" role="alert">

@@ -1,7 +1,14 @@
 import { bannerView, dismissKey, paneBinding } from '../agents/banner';
 import { useServices } from '../context';
-import { useStore } from '../store';
+import { useStore, type AppState } from '../store';
 import { CloseIcon } from './icons';
+
+/** Whether the pane showing terminalId has a resume banner up (it hides the outcome notice). */
+export function bannerShown(s: AppState, terminalId: string): boolean {
+  const b = paneBinding(terminalId, s.terminals, s.bindings);
+  if (!b) return false;
+  return bannerView(b, s.resumes[b.terminalId], s.dismissed[dismissKey(b)] === true).kind !== 'none';
+}
 
 /** A bar at the top of a pane whose agent was interrupted: Resume, Retry, or why it can't. */
 export function ResumeBanner({ terminalId }: { terminalId: string }) {

@@ -14,10 +14,20 @@ const CLOCK_MS = 30_000;
 
 const sessionKey = (s: Session) => `${s.agentId}/${s.sessionId}`;
 
+/** What the last resume of a session came to, in a tooltip. */
+const OUTCOME_TITLES: Record<string, string> = {
+  resuming: 'A resume was launched; the agent has not confirmed it yet',
+  resumed: 'The agent confirmed it resumed this session',
+  fresh: 'The agent started a new session instead',
+  failed: 'The resume failed: the agent (or its terminal) ended before confirming it',
+  unconfirmed: 'The agent reports nothing to Reprise, so the resume could not be confirmed',
+};
+
 /** Every agent session ever seen, newest first, searchable; resumable ones can be resumed here or in a new tab. */
 export function SessionsView() {
   const { store, actions } = useServices();
-  const [query, setQuery] = useState('');
+  // Opened for one session (e.g. "Open Sessions" of a failed resume): start with its search.
+  const [query, setQuery] = useState(() => store.get().sessionsQuery);
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [rowError, setRowError] = useState<{ key: string; message: string } | null>(null);
@@ -33,11 +43,14 @@ export function SessionsView() {
   const input = useRef<HTMLInputElement>(null);
   const seq = useRef(0);
 
+  const [reload, setReload] = useState(0);
+
   useEffect(() => {
     input.current?.focus();
+    store.set('sessionsQuery', '');
     const t = setInterval(() => setNow(Date.now()), CLOCK_MS);
     return () => clearInterval(t);
-  }, []);
+  }, [store]);
 
   useEffect(() => {
     const mine = ++seq.current;
@@ -57,7 +70,23 @@ export function SessionsView() {
     );
     return () => clearTimeout(t);
     // sessions is read only to skip the delay of the first load.
-  }, [actions, query, bindings]);
+  }, [actions, query, bindings, reload]);
+
+  const forget = async (s: Session) => {
+    const key = sessionKey(s);
+    setRowError(null);
+    setBusyKey(key);
+    try {
+      if (await actions.forgetSession(s)) {
+        setSessions((list) => list && list.filter((x) => sessionKey(x) !== key));
+        setReload((n) => n + 1);
+      }
+    } catch (err) {
+      setRowError({ key, message: errorText(err) });
+    } finally {
+      setBusyKey(null);
+    }
+  };
 
   const resume = async (s: Session, where: 'here' | 'newTab') => {
     const key = sessionKey(s);
@@ -149,7 +178,17 @@ export function SessionsView() {
                       {end}
                     </span>
                   </td>
-                  <td className="session-outcome">{s.lastOutcome || <span className="muted">—</span>}</td>
+                  <td className="session-outcome">
+                    {s.lastOutcome ? (
+                      <span className={'pill outcome-' + s.lastOutcome} data-testid="session-outcome" title={OUTCOME_TITLES[s.lastOutcome] ?? s.lastOutcome}>
+                        {s.lastOutcome}
+                      </span>
+                    ) : (
+                      <span className="muted" aria-label="no resume yet">
+                        —
+                      </span>
+                    )}
+                  </td>
                   <td className="session-actions">
                     {livePane && (
                       <button className="button small" data-testid="show-session" onClick={() => show(s.terminalId!)}>
@@ -176,6 +215,18 @@ export function SessionsView() {
                           Resume in new tab
                         </button>
                       </>
+                    )}
+                    {!s.live && (
+                      <button
+                        className="button small danger-outline"
+                        data-testid="forget-session"
+                        disabled={busyKey !== null}
+                        aria-label={`Forget ${s.agentLabel || s.agentId} session ${s.sessionId}`}
+                        title="Delete this session's history and saved output"
+                        onClick={() => void forget(s)}
+                      >
+                        Forget
+                      </button>
                     )}
                     {err && (
                       <div className="field-error one-line" role="alert" title={err}>

@@ -1,6 +1,7 @@
 import type { DaemonStatus } from '../api';
 import { useServices } from '../context';
 import { useStore } from '../store';
+import { RestoreSummary } from './RestoreSummary';
 
 const LABELS = {
   connecting: 'Connecting…',
@@ -29,6 +30,7 @@ export function StatusBar() {
         {conn === 'open' && daemon && <span className="status-notice">{daemon}</span>}
         {notice && <span className="status-notice">{notice}</span>}
       </div>
+      <RestoreSummary />
     </footer>
   );
 }

@@ -31,6 +31,11 @@ describe('pane title and state', () => {
   it('labels restored scrollback', () => {
     expect(restoredLabel(base)).toBeNull();
     expect(restoredLabel({ ...base, restoredFrom: 't0' })?.label).toBe('restored');
-    expect(restoredLabel({ ...base, restoredFrom: 't0', restoredEndedAt: '2025-01-02T03:04:05Z' })?.detail).toMatch(/ended/);
+    const at = '2025-01-02T03:04:05Z';
+    expect(restoredLabel({ ...base, restoredFrom: 't0', restoredEndedAt: at })?.detail).toBe(
+      `Output above the divider is from before the terminal ended at ${new Date(at).toLocaleString()}`,
+    );
+    expect(restoredLabel({ ...base, restoredFrom: 't0' })?.detail).toBe('Output above the divider is from before the terminal ended');
+    expect(restoredLabel({ ...base, restoredFrom: 't0', restoredEndedAt: 'garbage' })?.detail).toBe('Output above the divider is from before the terminal ended');
   });
 });

@@ -46,13 +46,13 @@ export function terminalState(t: Terminal | undefined): PaneState {
   }
 }
 
-/** "restored" when this terminal shows scrollback from an earlier one, with when that one ended. */
+/** "restored" when this terminal shows scrollback from an earlier one, with when that one ended (local time). */
 export function restoredLabel(t: Terminal | undefined): { label: string; detail: string } | null {
   if (!t?.restoredFrom) return null;
   const when = t.restoredEndedAt ? new Date(t.restoredEndedAt) : null;
   const detail =
     when && !isNaN(when.getTime())
-      ? `Output above the divider is from before the restart; that process ended ${when.toLocaleString()}.`
-      : 'Output above the divider is from before the restart.';
+      ? `Output above the divider is from before the terminal ended at ${when.toLocaleString()}`
+      : 'Output above the divider is from before the terminal ended';
   return { label: 'restored', detail };
 }

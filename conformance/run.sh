@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Conformance with the real agent CLIs (Claude Code, Codex, Gemini CLI):
+# installs the pinned CLIs into .cache/agents (cached, never global), then
+# runs the Go suite in ./conformance against them, each CLI talking to a
+# local stand-in for its model API, and writes conformance/RESULTS.md.
+#
+# usage: conformance/run.sh [go test flags, e.g. -run 'TestClaude/exit']
+# With extra flags (a partial run) the results table goes to
+# test-artifacts/conformance/RESULTS.md instead of conformance/RESULTS.md.
+# Screens and logs of failing scenarios land in test-artifacts/conformance/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+# Whatever runs in here, no CLI updates itself (Claude's updater installs globally).
+export DISABLE_AUTOUPDATER=1 DISABLE_UPDATES=1
+
+t0=$SECONDS
+conformance/install.sh
+echo "conformance: CLIs ready in $((SECONDS-t0))s"
+
+results="$PWD/conformance/RESULTS.md"
+if [ $# -gt 0 ]; then
+  mkdir -p test-artifacts/conformance
+  results="$PWD/test-artifacts/conformance/RESULTS.md"
+fi
+t1=$SECONDS
+REPRISE_CONFORMANCE=1 REPRISE_CONFORMANCE_RESULTS="$results" \
+  go test -v -count=1 -timeout 20m ./conformance/ "$@"
+status=$?
+echo "conformance: suite took $((SECONDS-t1))s (total $((SECONDS-t0))s); results in ${results#$PWD/}"
+exit $status
