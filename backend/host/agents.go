@@ -41,25 +41,7 @@ func toCatalogConfig(c store.AgentConfig) catalog.Config {
 }
 
 // pathOf finds a command on the PATH terminals get.
-func (h *Host) pathOf(command string) (string, bool) {
-	path := ""
-	for _, kv := range h.cfg.BaseEnv {
-		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = p
-		}
-	}
-	if strings.Contains(command, "/") {
-		st, err := os.Stat(command)
-		return command, err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, command)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, true
-		}
-	}
-	return "", false
-}
+func (h *Host) pathOf(command string) (string, bool) { return lookPathIn(h.cfg.BaseEnv, command) }
 
 func (h *Host) installer() install.Installer {
 	in := install.Installer{Exe: h.cfg.Exe}

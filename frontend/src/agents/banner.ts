@@ -85,14 +85,19 @@ export function failureReason(label: string, message: string): string {
   return m.toLowerCase().startsWith(prefix.toLowerCase()) ? m.slice(prefix.length).trim() : m;
 }
 
-/** Dismissals kept for the page's session (sessionStorage), so a reload does not bring them back. */
+/**
+ * Dismissals kept in web storage (sessionStorage for resume prompts), so a reload does not bring
+ * them back. keep, when set, bounds how many (the newest) are remembered.
+ */
 export class Dismissals {
   private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
   private readonly key: string;
+  private readonly keep: number | undefined;
 
-  constructor(storage: Pick<Storage, 'getItem' | 'setItem'> | null, key = 'reprise.dismissedResume') {
+  constructor(storage: Pick<Storage, 'getItem' | 'setItem'> | null, key = 'reprise.dismissedResume', keep?: number) {
     this.storage = storage;
     this.key = key;
+    this.keep = keep;
   }
 
   load(): Record<string, true> {
@@ -109,7 +114,8 @@ export class Dismissals {
 
   save(keys: Readonly<Record<string, true>>): void {
     try {
-      this.storage?.setItem(this.key, JSON.stringify(Object.keys(keys)));
+      const list = Object.keys(keys);
+      this.storage?.setItem(this.key, JSON.stringify(this.keep === undefined ? list : list.slice(-this.keep)));
     } catch {
       // Storage full or denied: dismissals last until the page closes.
     }

@@ -2,6 +2,7 @@
 // event) pane by pane, with what actually happened once the resumed agents said so. Pure.
 
 import type { Binding, Layout, PaneForecast, RestoreReport } from '../api';
+import { Dismissals } from './banner';
 import { findPane } from '../layout/layout';
 import { outcomeNotice, type OutcomeNotice } from './outcome';
 import { joinWords } from './shellwords';
@@ -99,33 +100,10 @@ export function restoreModel(report: RestoreReport, layout: Layout | null, bindi
 }
 
 /** Dismissed summaries (by report time), kept across reloads in localStorage; the newest few only. */
-export class RestoreDismissals {
-  private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
-  private readonly key: string;
+export class RestoreDismissals extends Dismissals {
   static readonly KEEP = 20;
 
   constructor(storage: Pick<Storage, 'getItem' | 'setItem'> | null, key = 'reprise.dismissedRestore') {
-    this.storage = storage;
-    this.key = key;
-  }
-
-  load(): Record<string, true> {
-    try {
-      const raw = this.storage?.getItem(this.key);
-      const list: unknown = raw ? JSON.parse(raw) : [];
-      const out: Record<string, true> = {};
-      if (Array.isArray(list)) for (const k of list) if (typeof k === 'string') out[k] = true;
-      return out;
-    } catch {
-      return {};
-    }
-  }
-
-  save(keys: Readonly<Record<string, true>>): void {
-    try {
-      this.storage?.setItem(this.key, JSON.stringify(Object.keys(keys).slice(-RestoreDismissals.KEEP)));
-    } catch {
-      // Storage full or denied: the dismissal lasts until the page closes.
-    }
+    super(storage, key, RestoreDismissals.KEEP);
   }
 }
