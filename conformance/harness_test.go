@@ -303,6 +303,33 @@ func processesOf(root string) []int {
 	return out
 }
 
+// dumpProcesses records, for every process of this home, which terminal
+// its standard streams are on: evidence for the launch anomaly.
+func (r *rig) dumpProcesses() {
+	dir := filepath.Join(artifacts, strings.ReplaceAll(r.t.Name(), "/", "_"))
+	os.MkdirAll(dir, 0o755)
+	var sb strings.Builder
+	for _, pid := range processesOf(r.root) {
+		p := "/proc/" + strconv.Itoa(pid)
+		comm, _ := os.ReadFile(p + "/comm")
+		env, _ := os.ReadFile(p + "/environ")
+		tid := ""
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if v, ok := bytes.CutPrefix(kv, []byte("REPRISE_TERMINAL_ID=")); ok {
+				tid = string(v)
+			}
+		}
+		stat, _ := os.ReadFile(p + "/stat")
+		fds := []string{}
+		for _, fd := range []string{"0", "1", "2"} {
+			l, _ := os.Readlink(p + "/fd/" + fd)
+			fds = append(fds, fd+"="+l)
+		}
+		fmt.Fprintf(&sb, "pid %d %s terminal %s fds %v stat %s\n", pid, strings.TrimSpace(string(comm)), tid, fds, strings.TrimSpace(string(stat)))
+	}
+	os.WriteFile(filepath.Join(dir, "processes.txt"), []byte(sb.String()), 0o644)
+}
+
 func (r *rig) dumpArtifacts() {
 	dir := filepath.Join(artifacts, strings.ReplaceAll(r.t.Name(), "/", "_"))
 	os.MkdirAll(dir, 0o755)
@@ -417,6 +444,22 @@ func (r *rig) waitFor(what string, d time.Duration, cond func() bool) {
 }
 
 // waitShows waits until one of texts was on the pane.
+// tryShows is waitShows without failing: ok is false on timeout.
+func (r *rig) tryShows(tid string, d time.Duration, texts ...string) (string, bool) {
+	r.t.Helper()
+	s := r.screen(tid)
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		for _, x := range texts {
+			if s.Shows(x) {
+				return x, true
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return "", false
+}
+
 func (r *rig) waitShows(tid string, d time.Duration, texts ...string) string {
 	r.t.Helper()
 	s := r.screen(tid)
