@@ -85,22 +85,32 @@ func BenchmarkCat64MiB(b *testing.B) {
 			id := "bench" + strconv.Itoa(i)
 			var got atomic.Int64
 			done := make(chan struct{})
-			var sub *ptyclient.Subscription
-			ready := make(chan struct{})
+			// The reader goroutine must never block: output that comes
+			// before Subscribe returns is acknowledged once it has.
+			var sub atomic.Pointer[ptyclient.Subscription]
+			var early atomic.Int64
 			// Subscribe first (to an idle shell), then start cat in it, so
 			// no output is missed and none comes from the replay buffer.
 			if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/sh"}, Cwd: dir, Cols: 200, Rows: 50, Log: true,
 				Env: []string{"PATH=/usr/bin:/bin", "PS1="}}); err != nil {
 				b.Fatal(err)
 			}
-			sub, err = c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{
-				OnData: func(p []byte) { <-ready; got.Add(int64(len(p))); sub.Ack(int64(len(p))) },
+			s, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{
+				OnData: func(p []byte) {
+					got.Add(int64(len(p)))
+					if sb := sub.Load(); sb != nil {
+						sb.Ack(int64(len(p)))
+					} else {
+						early.Add(int64(len(p)))
+					}
+				},
 				OnExit: func(ptyclient.SessionInfo) { close(done) },
 			})
 			if err != nil {
 				b.Fatal(err)
 			}
-			close(ready)
+			sub.Store(s)
+			s.Ack(early.Swap(0))
 			time.Sleep(50 * time.Millisecond)
 			start := got.Load()
 			b.StartTimer()
