@@ -140,6 +140,7 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 		alive[s.ID] = s.Alive
 	}
 	out := []PaneForecast{}
+	lk := &forecastLookups{st: st, cfgs: map[string]agentConfigLookup{}}
 	for _, p := range layout.Panes(l) {
 		f := PaneForecast{TabID: p.TabID, PaneID: p.PaneID, TerminalID: p.TerminalID}
 		t, err := st.GetTerminal(ctx, p.TerminalID)
@@ -157,7 +158,7 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 		if hasAgent {
 			f.Agent, f.SessionID = b.AgentID, b.SessionID
 			f.AgentLabel = b.AgentID
-			if c, err := st.GetAgentConfig(ctx, b.AgentID); err == nil {
+			if c, err := lk.agentConfig(ctx, b.AgentID); err == nil {
 				f.AgentLabel = c.Label
 			}
 		}
@@ -187,13 +188,45 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 			out = append(out, f)
 			continue
 		}
-		forecastAgent(ctx, st, fe, b, &f)
+		forecastAgent(ctx, st, lk, fe, b, &f)
 		out = append(out, f)
 	}
 	return out, nil
 }
 
-func forecastAgent(ctx context.Context, st *store.Store, fe ForecastEnv, b bindings.Binding, f *PaneForecast) {
+// forecastLookups answers, once per forecast, what every agent pane asks
+// the same: its agent's config and the continue-after-restart setting
+// (asking the store per pane was a third of a 1,000-pane forecast).
+type forecastLookups struct {
+	st       *store.Store
+	cfgs     map[string]agentConfigLookup
+	cont     string
+	contRead bool
+}
+
+type agentConfigLookup struct {
+	c   store.AgentConfig
+	err error
+}
+
+func (lk *forecastLookups) agentConfig(ctx context.Context, id string) (store.AgentConfig, error) {
+	r, ok := lk.cfgs[id]
+	if !ok {
+		r.c, r.err = lk.st.GetAgentConfig(ctx, id)
+		lk.cfgs[id] = r
+	}
+	return r.c, r.err
+}
+
+func (lk *forecastLookups) continueAfterRestart(ctx context.Context) bool {
+	if !lk.contRead {
+		lk.cont, _, _ = lk.st.GetSetting(ctx, api.SettingContinueAfterRestart)
+		lk.contRead = true
+	}
+	return lk.cont == "true"
+}
+
+func forecastAgent(ctx context.Context, st *store.Store, lk *forecastLookups, fe ForecastEnv, b bindings.Binding, f *PaneForecast) {
 	cwd := b.Cwd
 	if cwd == "" {
 		cwd = f.Cwd
@@ -210,7 +243,7 @@ func forecastAgent(ctx context.Context, st *store.Store, fe ForecastEnv, b bindi
 		f.Action, f.Reason = ActionFresh, "never prompted: "+f.AgentLabel+" has no conversation to resume"
 		return
 	}
-	c, err := st.GetAgentConfig(ctx, b.AgentID)
+	c, err := lk.agentConfig(ctx, b.AgentID)
 	if err != nil {
 		f.Action, f.Reason = ActionCannot, "agent "+b.AgentID+" is no longer configured"
 		return
@@ -242,7 +275,7 @@ func forecastAgent(ctx context.Context, st *store.Store, fe ForecastEnv, b bindi
 	}
 	l.Argv[0] = bin
 	f.Action, f.Argv = ActionResume, l.Argv
-	if v, _, _ := st.GetSetting(ctx, api.SettingContinueAfterRestart); v == "true" {
+	if lk.continueAfterRestart(ctx) {
 		f.Reason = f.AgentLabel + " was interrupted; it resumes automatically in this pane"
 	} else {
 		f.Reason = f.AgentLabel + " was interrupted; this pane offers to resume it (Resume button)"

@@ -28,6 +28,7 @@ var migrations = []migration{
 	{Version: 2, Name: "agent configs, bindings, agent sessions", Up: migrate2},
 	{Version: 3, Name: "resume outcomes", Up: migrate3},
 	{Version: 4, Name: "binding transcript path", Up: migrate4},
+	{Version: 5, Name: "terminals restored_from index", Up: migrate5},
 }
 
 // schemaMigration records an applied migration.
