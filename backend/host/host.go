@@ -69,6 +69,9 @@ type Host struct {
 	autoResumed map[string]bool
 	restore     RestoreReport     // guarded by mu
 	resumeErr   map[string]string // terminal id → why its last resume failed; guarded by mu
+
+	viewersMu sync.Mutex
+	viewers   map[*Viewer]struct{} // open viewers, for StreamStats
 }
 
 // Start takes the home's host lock, opens the store, connects to (or

@@ -21,14 +21,19 @@ const deadReplay = 1 << 20
 type Viewer struct {
 	h *Host
 
-	mu   sync.Mutex // guards conn, subs
-	conn *ptyclient.Client
-	subs map[string]*ptyclient.Subscription
+	id int64
+
+	mu     sync.Mutex // guards conn, subs, counts
+	conn   *ptyclient.Client
+	subs   map[string]*ptyclient.Subscription
+	counts map[string]*streamCount // for StreamStats
 }
 
 // NewViewer starts a viewer; Close it when the frontend goes.
 func (h *Host) NewViewer() *Viewer {
-	return &Viewer{h: h, subs: map[string]*ptyclient.Subscription{}}
+	v := &Viewer{h: h, id: viewerSeq.Add(1), subs: map[string]*ptyclient.Subscription{}, counts: map[string]*streamCount{}}
+	h.addViewer(v)
+	return v
 }
 
 func (v *Viewer) client(ctx context.Context) (*ptyclient.Client, error) {
@@ -68,6 +73,7 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 		return api.Terminal{}, 0, err
 	}
 	if t.Status != api.StatusRunning {
+		s.OnData = v.track(terminalID).wrap(s.OnData)
 		tail, _, ok, err := scrollback.Tail(v.h.cfg.Home.ScrollbackDir(), terminalID, deadReplay)
 		if err != nil {
 			return t, 0, err
@@ -95,6 +101,8 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 		return t, 0, fmt.Errorf("terminal %s is already attached on this connection", terminalID)
 	}
 	v.mu.Unlock()
+	cnt := v.track(terminalID)
+	s.OnData = cnt.wrap(s.OnData)
 	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: s.OnData, OnEnd: s.OnEnd})
 	if err != nil {
 		return t, 0, err
@@ -109,7 +117,11 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 func (v *Viewer) Ack(terminalID string, n int64) error {
 	v.mu.Lock()
 	sub := v.subs[terminalID]
+	cnt := v.counts[terminalID]
 	v.mu.Unlock()
+	if cnt != nil {
+		cnt.ack(n)
+	}
 	if sub == nil {
 		return nil // ended terminals stream from disk: nothing to acknowledge
 	}
@@ -130,6 +142,7 @@ func (v *Viewer) Detach(ctx context.Context, terminalID string) error {
 	v.mu.Lock()
 	sub := v.subs[terminalID]
 	delete(v.subs, terminalID)
+	delete(v.counts, terminalID)
 	v.mu.Unlock()
 	if sub == nil {
 		return nil
@@ -143,6 +156,7 @@ func (v *Viewer) Detach(ctx context.Context, terminalID string) error {
 
 // Close ends every stream of this viewer.
 func (v *Viewer) Close() {
+	v.h.removeViewer(v)
 	v.mu.Lock()
 	c := v.conn
 	v.conn = nil

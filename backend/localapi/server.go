@@ -22,6 +22,10 @@ import (
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
+// DebugEnv set to 1 in the host's environment adds the debug routes
+// (GET /v1/debug/streams), for benchmarks.
+const DebugEnv = "REPRISE_DEBUG_API"
+
 // Server is the local API of one host.
 type Server struct {
 	h   *host.Host
@@ -205,5 +209,8 @@ func (s *Server) routes() http.Handler {
 		}
 		return nil, h.SetSetting(r.Context(), r.PathValue("key"), req.Value)
 	}))
+	if os.Getenv(DebugEnv) == "1" {
+		mux.HandleFunc("GET /v1/debug/streams", s.wrap(func(r *http.Request) (any, error) { return h.StreamStats(), nil }))
+	}
 	return mux
 }

@@ -213,6 +213,7 @@ type step struct {
 // codes (400 bad JSON, 404 unknown, 409 conflict, 422 refusal). It fails
 // when server.go gains a route no step calls.
 func TestRoutes(t *testing.T) {
+	t.Setenv(localapi.DebugEnv, "1") // so the debug routes are served and checked too
 	in := newInstance(t)
 	promptedAndLive := func(t *testing.T, in *instance, vars map[string]string) {
 		waitFor(t, "the agent to be prompted", func() bool {
@@ -288,6 +289,7 @@ func TestRoutes(t *testing.T) {
 		{route: "DELETE /v1/sessions/{agent}/{session}", method: "DELETE", path: "/v1/sessions/claude/{session}", want: 404, contains: "not found"},
 
 		{route: "GET /v1/restore", method: "GET", path: "/v1/restore", want: 200, contains: `"recovered":false`},
+		{route: "GET /v1/debug/streams", method: "GET", path: "/v1/debug/streams", want: 200, contains: `[]`},
 
 		{method: "GET", path: "/v1/nothing-here", want: 404},
 		{method: "DELETE", path: "/v1/version", want: 405},
@@ -377,5 +379,63 @@ func TestResumeOverHTTP(t *testing.T) {
 	}
 	if _, body := in.do(t, "GET", "/v1/candidates", ""); body != "[]" {
 		t.Fatalf("candidates after resume: %s", body)
+	}
+}
+
+// GET /v1/debug/streams is served only with REPRISE_DEBUG_API=1 and counts,
+// per viewer and terminal, the bytes handed to the frontend and the bytes it
+// acknowledged.
+func TestDebugStreams(t *testing.T) {
+	off := newInstance(t)
+	if code, _ := off.do(t, "GET", "/v1/debug/streams", ""); code != http.StatusNotFound {
+		t.Fatalf("without %s: status %d, want 404", localapi.DebugEnv, code)
+	}
+
+	t.Setenv(localapi.DebugEnv, "1")
+	in := newInstance(t)
+	ctx := context.Background()
+	lay, err := in.h.Layout(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := lay.Tabs[0].Root.TerminalID
+	v := in.h.NewViewer()
+	got := make(chan int, 1024)
+	if _, _, err := v.Attach(ctx, tid, 80, 24, host.Stream{OnData: func(p []byte) { got <- len(p) }}); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Input(ctx, tid, []byte("echo debug-$((6*7))\n")); err != nil {
+		t.Fatal(err)
+	}
+	stats := func() []host.StreamStat {
+		_, body := in.do(t, "GET", "/v1/debug/streams", "")
+		return decode[[]host.StreamStat](t, body)
+	}
+	var received int64
+	waitFor(t, "output counted as sent", func() bool {
+		for drained := false; !drained; {
+			select {
+			case n := <-got:
+				received += int64(n)
+			default:
+				drained = true
+			}
+		}
+		st := stats()
+		return received > 0 && len(st) == 1 && st[0].TerminalID == tid && st[0].Sent == received
+	})
+	if st := stats()[0]; st.Acked != 0 || st.LastAckUnixMs != 0 {
+		t.Fatalf("nothing acknowledged yet, got %+v", st)
+	}
+	before := time.Now().UnixMilli()
+	if err := v.Ack(tid, 5); err != nil {
+		t.Fatal(err)
+	}
+	if st := stats()[0]; st.Acked != 5 || st.LastAckUnixMs < before {
+		t.Fatalf("after acknowledging 5 bytes: %+v", st)
+	}
+	v.Close()
+	if st := stats(); len(st) != 0 {
+		t.Fatalf("a closed viewer is still listed: %+v", st)
 	}
 }
