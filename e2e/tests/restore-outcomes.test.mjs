@@ -62,40 +62,49 @@ function pageInit() {
   };
   new MutationObserver(snapshot).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 
-  const Native = window.WebSocket;
-  class HoldingSocket extends Native {
-    set onmessage(fn) {
-      if (!fn) {
-        super.onmessage = null;
-        return;
+  // Holds back the first message that says "resumed" (and everything after it, in order). The
+  // app's socket lives in a worker, which hands the page batches ({t: 'batch', items}); with
+  // ?socket=main it is the page's own WebSocket. Both are wrapped.
+  const saysResumed = (ev) => {
+    const d = ev.data;
+    if (typeof d === 'string') return d.includes('"outcome":"resumed"');
+    return !!d && d.t === 'batch' && Array.isArray(d.items) && d.items.some((it) => typeof it === 'string' && it.includes('"outcome":"resumed"'));
+  };
+  const holding = (Base) =>
+    class extends Base {
+      set onmessage(fn) {
+        if (!fn) {
+          super.onmessage = null;
+          return;
+        }
+        const queue = [];
+        let holdUntil = 0;
+        const flush = () => {
+          if (Date.now() < holdUntil) return;
+          while (queue.length) fn.call(this, queue.shift());
+        };
+        super.onmessage = (ev) => {
+          if (queue.length || Date.now() < holdUntil) {
+            queue.push(ev);
+            return;
+          }
+          if (window.__holdResumedMs > 0 && saysResumed(ev)) {
+            holdUntil = Date.now() + window.__holdResumedMs;
+            window.__holdResumedMs = 0;
+            window.__heldResumedAt = Math.round(performance.now());
+            queue.push(ev);
+            setTimeout(flush, holdUntil - Date.now() + 5);
+            return;
+          }
+          fn.call(this, ev);
+        };
       }
-      const queue = [];
-      let holdUntil = 0;
-      const flush = () => {
-        if (Date.now() < holdUntil) return;
-        while (queue.length) fn.call(this, queue.shift());
-      };
-      super.onmessage = (ev) => {
-        if (queue.length || Date.now() < holdUntil) {
-          queue.push(ev);
-          return;
-        }
-        if (window.__holdResumedMs > 0 && typeof ev.data === 'string' && ev.data.includes('"outcome":"resumed"')) {
-          holdUntil = Date.now() + window.__holdResumedMs;
-          window.__holdResumedMs = 0;
-          window.__heldResumedAt = Math.round(performance.now());
-          queue.push(ev);
-          setTimeout(flush, holdUntil - Date.now() + 5);
-          return;
-        }
-        fn.call(this, ev);
-      };
-    }
-    get onmessage() {
-      return super.onmessage;
-    }
-  }
-  window.WebSocket = HoldingSocket;
+      get onmessage() {
+        return super.onmessage;
+      }
+    };
+  window.WebSocket = holding(window.WebSocket);
+  window.Worker = holding(window.Worker);
 }
 
 /** One request on the page's own protocol (docs/wire.md) over a second WebSocket of the page. */

@@ -14,9 +14,10 @@ import { ViewRegistry } from './terminal/registry';
 import { TerminalView } from './terminal/TerminalView';
 import { installTestHooks } from './testhooks';
 import { discoverEndpoint } from './transport/endpoint';
+import { createSocket } from './transport/socketfactory';
 import { WebSocketTransport } from './transport/websocket';
 
-const transport = new WebSocketTransport({ endpoint: () => discoverEndpoint() });
+const transport = new WebSocketTransport({ endpoint: () => discoverEndpoint(), createSocket: (url) => createSocket(url) });
 const backend = new Backend(transport);
 const store = new Store();
 const views: ViewRegistry = new ViewRegistry(

@@ -1,8 +1,9 @@
 // Helpers for end-to-end tests, present in every build:
 // window.__reprise.paneText(paneId), .layout(), .stats(), .terminals(), .connection(),
-// .bindings(), .restore(), and one writer, .injectBinding(b), which puts a fake binding in the
-// page's store (as if a "binding" event had come) to show a resume banner without a
-// real agent. It never reaches the host.
+// .bindings(), .restore(), and two writers: .injectBinding(b), which puts a fake binding in the
+// page's store (as if a "binding" event had come) to show a resume banner without a real agent
+// (it never reaches the host), and .typeInto(paneId, data), which types into a pane as xterm.js
+// does for a key it has handled.
 
 import type { Binding, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
@@ -25,6 +26,12 @@ export interface RepriseTestHooks {
   restore(): RestoreReport | null;
   /** Puts b in the page's store as a "binding" event would (page only; the host never hears of it). */
   injectBinding(b: Binding): void;
+  /**
+   * Types data into the pane as xterm.js does for a key it has handled (Terminal.input), so a
+   * benchmark can time the app's own path, key handled → echo drawn, apart from the browser's
+   * input pipeline. Returns false for an unknown pane.
+   */
+  typeInto(paneId: string, data: string): boolean;
 }
 
 declare global {
@@ -51,6 +58,12 @@ export function installTestHooks(store: Store, views: ViewRegistry): void {
     bindings: () => clone({ ...store.get().bindings }),
     restore: () => clone(store.get().restore),
     injectBinding: (b) => store.putBinding(clone(b)),
+    typeInto: (paneId, data) => {
+      const v = views.get(paneId);
+      if (!v) return false;
+      v.term.input(data, true);
+      return true;
+    },
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });
 }
