@@ -1,18 +1,50 @@
 #!/usr/bin/env bash
-# Benchmarks (not pass/fail): daemon throughput against a raw pty in the same
-# run, and the daemon's memory idle and with 50 sessions.
+# Benchmarks (not pass/fail): each figure is printed with its anchor from the
+# same run (or its target). Every Go benchmark checks what it measured and
+# fails on a wrong result. REPRISE_BENCH_SOAK_MIB sizes the soak (default 1024).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
-out=$(go test -run XXX -bench . -benchtime "${BENCHTIME:-5x}" -count "${COUNT:-1}" ./backend/ptyd | tee /dev/stderr)
+out=$(go test -run XXX -bench 'Cat64MiB|DaemonMemory' -benchtime "${BENCHTIME:-5x}" -count "${COUNT:-1}" ./backend/ptyd | tee -a /dev/stderr)
+echo
+echo "== soak: ${REPRISE_BENCH_SOAK_MIB:-1024} MiB of ASCII, UTF-8 and SGR through the daemon (count, SHA-256, no U+FFFD checked)"
+soak=$(go test -run XXX -bench Soak -benchtime 1x -timeout 30m ./backend/ptyd | tee -a /dev/stderr | grep '^BenchmarkSoak')
+echo
+echo "== host: restore-check on 1,000 panes + 100,000 ended bindings, resume candidate, resume → agent"
+hostb=$(go test -run XXX -bench 'RestoreCheck|ResumeCandidate' -benchtime 2s ./backend/host | tee -a /dev/stderr | grep '^Benchmark'; \
+  go test -run XXX -bench 'Resume$' -benchtime "${RESUMES:-30}x" ./backend/host | tee -a /dev/stderr | grep '^Benchmark')
 echo
 echo "== hook round trip (reprise hook start → event applied)"
-go test -run XXX -bench HookRoundTrip -benchtime 200x ./backend/cli | grep Benchmark
-raw=$(echo "$out" | awk '/Cat64MiB\/raw-pty/ {print $(NF-1)}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-dmn=$(echo "$out" | awk '/Cat64MiB\/daemon/ {print $(NF-1)}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-echo
-printf 'cat 64 MiB: raw pty %s MB/s, through the daemon %s MB/s, ratio %s\n' "$raw" "$dmn" "$(awk -v a="$dmn" -v b="$raw" 'BEGIN {printf "%.2f", a/b}')"
+hook=$(go test -run XXX -bench HookRoundTrip -benchtime 200x ./backend/cli | tee -a /dev/stderr | grep '^Benchmark')
 
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# m LINES UNIT: the value reported with UNIT (median over lines)
+m() { echo "$1" | awk -v u="$2" '{for (i = 2; i <= NF; i++) if ($i == u) print $(i-1)}' | median; }
+raw=$(echo "$out" | awk '/Cat64MiB\/raw-pty/ {print $(NF-1)}' | median)
+dmn=$(echo "$out" | awk '/Cat64MiB\/daemon/ {print $(NF-1)}' | median)
+div() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}'; }
+row() { printf '%-44s %-20s %-36s %s\n' "$@"; }
+echo
+echo "== figures"
+row "FIGURE" "VALUE" "ANCHOR (same run)" "RATIO / TARGET"
+row "cat 64 MiB through the daemon" "$dmn MB/s" "raw pty $raw MB/s" "$(div "$dmn" "$raw")"
+row "soak $(m "$soak" MiB) MiB through the daemon" "$(m "$soak" MB/s) MB/s" "raw pty, same generator $(m "$soak" raw-MB/s) MB/s" "$(div "$(m "$soak" MB/s)" "$(m "$soak" raw-MB/s)")"
+row "soak: daemon RSS at peak" "$(m "$soak" rss-peak-MiB) MiB" "before $(m "$soak" rss-before-MiB) MiB" "+$(awk -v a="$(m "$soak" rss-peak-MiB)" -v b="$(m "$soak" rss-before-MiB)" 'BEGIN {printf "%.1f MiB", a-b}')"
+row "soak: daemon RSS 1 s after / VmHWM" "$(m "$soak" rss-after-MiB) / $(m "$soak" hwm-MiB) MiB" "before $(m "$soak" rss-before-MiB) MiB" "-"
+row "daemon RSS with 50 idle shells" "$(m "$out" 50sessions-MiB) MiB" "idle $(m "$out" idle-MiB) MiB" "$(m "$out" KiB/session) KiB/session"
+row "restore-check: 1,000 panes, 100k history" "$(m "$hostb" forecast-ms) ms" "no history $(m "$hostb" no-history-ms) ms" "$(div "$(m "$hostb" forecast-ms)" "$(m "$hostb" no-history-ms)"); target <= 500 ms"
+row "resume candidate (binding + candidate())" "$(m "$hostb" candidate-us) us" "no history $(m "$hostb" no-history-candidate-us) us" "$(div "$(m "$hostb" candidate-us)" "$(m "$hostb" no-history-candidate-us)"); target <= 5000 us"
+row "Host.Binding (API, with its pane)" "$(m "$hostb" binding-us) us" "no history $(m "$hostb" no-history-binding-us) us" "$(div "$(m "$hostb" binding-us)" "$(m "$hostb" no-history-binding-us)")"
+row "resume -> agent on screen p50 / p95" "$(m "$hostb" screen-p50-ms) / $(m "$hostb" screen-p95-ms) ms" "agent exec'd p50 $(m "$hostb" exec-p50-ms) ms" "target <= 300 ms"
+row "resume -> agent ready p50 / p95" "$(m "$hostb" ready-p50-ms) / $(m "$hostb" ready-p95-ms) ms" "(after its SessionStart hook)" "-"
+row "hook round trip p50 / p95" "$(m "$hook" p50-ms) / $(m "$hook" p95-ms) ms" "-" "-"
 echo
 echo "== browser harness (headless Chromium, xterm.js DOM renderer)"
-(cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN="$PWD/../build/bin/reprise" node bench/run.mjs)
+# Throughput of three datasets (plain MIB, coloured ls and UTF-8 EXTRA_MIB each) against bare
+# xterm.js, a drained pty and tmux; echo latency (idle, unpaced, next to a flooding pane);
+# Ctrl+C under flood; a checksummed INTEGRITY_MIB stream; reattach; idle CPU. ~10 minutes on
+# 2 cores. Smaller for a quick look: MIB=8 INTEGRITY_MIB=64 make bench. More options:
+# BROWSER_BENCH_ARGS (see e2e/bench/run.mjs).
+(cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN="$PWD/../build/bin/reprise" \
+  node bench/run.mjs --mib "${MIB:-32}" --integrity-mib "${INTEGRITY_MIB:-1024}" ${BROWSER_BENCH_ARGS:-})
+if command -v Xvfb >/dev/null; then echo; scripts/bench-desktop.sh; else echo; echo "bench-desktop: skipped: no Xvfb (the real-window benchmarks need it)"; fi

@@ -1,28 +1,67 @@
 #!/usr/bin/env node
-// Browser benchmarks for Reprise (not pass/fail). Each figure is the median over RUNS runs.
+// Browser benchmarks for Reprise (not pass/fail). Each figure is the median over RUNS runs, next
+// to an anchor measured in the same run on the same machine.
 //
-//   node e2e/bench/run.mjs [--runs N] [--renderer dom|webgl] [--mib N] [--only a,b]
+//   node e2e/bench/run.mjs [--runs N] [--renderer dom|webgl] [--mib N] [--extra-mib N]
+//       [--datasets plain,ls,utf8] [--integrity-mib N]
+//       [--only throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle]
 //
 // The renderer defaults to DOM: headless Chromium has no GPU here, so xterm.js's WebGL renderer
 // runs on the SwiftShader software rasterizer, which then dominates every figure (~1 MB/s).
 //
-// - throughput: `cat` of a 32 MiB text file in a pane: bytes rendered by xterm.js (its write
-//   callbacks, window.__reprise.stats()) per second from Enter to the last byte; against a bare
-//   xterm.js page in the same browser fed the same bytes from memory in 64 KiB chunks with the
-//   same 1 MiB / 256 KiB watermarks.
+// - throughput, per dataset: "plain" (--mib, default 32 MiB of ASCII lines), "ls" (coloured
+//   `ls -lR --color=always`-style listing: SGR around permissions, sizes, dates and names) and
+//   "utf8" (accented Latin, Greek, Cyrillic, CJK, Hangul, emoji) — the last two --extra-mib
+//   each (default 16, or --mib if smaller) to keep the run short. `cat` of the file in a pane:
+//   bytes rendered by xterm.js (its write callbacks, window.__reprise.stats()) per second from
+//   Enter to the last byte. Anchors, all with the same numerator (the file with \n → \r\n, as
+//   the pty sends it):
+//     bare xterm.js — a bare xterm.js page in the same browser fed the same bytes from memory in
+//       64 KiB chunks with the same 1 MiB / 256 KiB watermarks;
+//     pty drain — `cat FILE` on a fresh pty whose master is read as fast as possible by a small
+//       Python reader (lib/anchors.mjs ptyrun.py: pty.fork, select + 64 KiB os.read, output
+//       discarded), fork → last byte; nothing renders: the kernel's pty and cat alone;
+//     tmux — a private tmux server (3.3a here; -S socket in the home, no config, status off) with
+//       a client attached on a pty of the pane's size that ptyrun.py drains; `clear; cat FILE;
+//       tmux wait-for -S ch` typed into its shell, timed until `tmux wait-for ch` returns.
+//   Plus, for "plain", the pty → WebSocket path without xterm.js (a bare WebSocket client).
 // - latency: 200 single keys into `cat`; keydown → the echo written to xterm's buffer, measured
-//   inside the page (no CDP round trip in the figure).
+//   inside the page (no CDP round trip in the figure). Anchors: the browser floor, a bare
+//   xterm.js echoing each key itself from a 0 ms timeout; and the pty echo over a bare WebSocket
+//   client (no app, no xterm.js: input frame sent → output frame received). Also the app's own
+//   path without the browser's input pipeline: __reprise.typeInto() (xterm.js's Terminal.input,
+//   as for a key it has handled) → the echo in xterm's buffer.
+// - unpaced: the same two figures in a second Chromium launched with --disable-frame-rate-limit
+//   --disable-gpu-vsync (no headless frame pacing). An extra row only: users see the paced one.
+// - loaded: the latency figure again while the pane's split neighbour runs `yes` (flooding);
+//   anchor: the idle figure above.
+// - ctrlc: `yes` in a pane for ~1 s, then Ctrl+C: keydown → the last output byte rendered
+//   (output quiet for 1 s after it; the prompt must be back). Anchors: the same through ptyrun.py
+//   (`yes` on a drained pty, ^C written to the master → last byte read), and tmux (`yes` in the
+//   session, ^C written into the attached client's drained pty → last byte the client gets).
+// - integrity: a node generator (lib/bench-data.mjs) writes --integrity-mib (default 1024) MiB
+//   of numbered lines mixing ASCII, 2/3/4-byte UTF-8 and SGR, \r\n-terminated, under
+//   `stty -opost`, into a pane; the page hashes (FNV-1a 32) exactly those bytes as they arrive
+//   in the app's output frames (a wrapper installed before the app's scripts) and
+//   compares with the generator's own sum; then checks rendered === written and counts U+FFFD
+//   in the pane's buffer (its last 10,000 lines). The frames are seen on the page's WebSocket, or
+//   in the batches of the socket worker when the app runs its socket in one. MB/s is Enter →
+//   every byte rendered, one run (not RUNS: 1 GiB takes minutes); anchor: the same generator on
+//   a drained pty (ptyrun.py, at most 256 MiB of it). RSS (VmRSS/VmHWM) of serve and the daemon,
+//   and the page's JS heap, before and after.
 // - reattach: a pane with 10,000 lines of scrollback; reload: bytes replayed to the page, and
 //   the time from navigation start until the last line is in the buffer and a frame painted.
 // - idle: CPU of `reprise serve` + the pty daemon with 10 idle panes over 10 s (/proc utime+stime).
 //
 // Env: REPRISE_BIN (default build/bin/reprise), ARTIFACTS (default test-artifacts; results are
-// also written to $ARTIFACTS/bench/bench.json), CHROMIUM (default /usr/bin/chromium).
+// also written to $ARTIFACTS/bench/bench.json), CHROMIUM (default /usr/bin/chromium), TMUX_BIN.
 
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 let lib;
 try {
@@ -32,10 +71,13 @@ try {
   process.exit(1);
 }
 const { startBareXterm } = await import('../lib/bare-xterm.mjs');
+const { makePlainText, makeLsText, makeUtf8Text, INTEGRITY_GENERATOR } = await import('../lib/bench-data.mjs');
+const { ptyRun, startTmux, memOf } = await import('../lib/anchors.mjs');
 const {
   startServe, cleanup, makeHome, launchBrowser, openPage, paneIds, typeInPane, waitForText, waitForPrompt, waitReady,
   focusPane, layout, daemonPid, cpuTicks, waitFor, sleep, artifactPath, treePanes, codeword, paneSel,
 } = lib;
+const execFileP = promisify(execFile);
 
 // ---- options -------------------------------------------------------------------------------
 const args = process.argv.slice(2);
@@ -47,12 +89,19 @@ const opt = (name, def) => {
 const RUNS = Math.max(3, parseInt(opt('runs', '3'), 10));
 const RENDERER = opt('renderer', 'dom');
 const MIB = parseFloat(opt('mib', '32'));
-const ONLY = new Set(opt('only', 'throughput,latency,reattach,idle').split(','));
+const EXTRA_MIB = parseFloat(opt('extra-mib', String(Math.min(16, MIB))));
+const DATASETS = opt('datasets', 'plain,ls,utf8').split(',');
+const INTEGRITY_MIB = parseFloat(opt('integrity-mib', '1024'));
+const ONLY = new Set(opt('only', 'throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle').split(','));
+/** Chromium switches that remove headless frame pacing (the "unpaced" rows). */
+const UNPACED_FLAGS = opt('unpaced-flags', '--disable-frame-rate-limit,--disable-gpu-vsync').split(',');
 const KEYS = 200;
 const SCROLLBACK_LINES = 10000;
 const IDLE_PANES = 10;
 const IDLE_SECONDS = 10;
 const CLK_TCK = 100;
+const FLOOD_SECONDS = 1;
+const QUIET_MS = 1000;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -67,37 +116,25 @@ const mb = (bytesPerSec) => (bytesPerSec / 1e6).toFixed(1);
 const log = (...a) => console.error('bench:', ...a);
 
 // ---- test data -----------------------------------------------------------------------------
-/** ~size bytes of text lines (printable ASCII, 20–120 columns), deterministic. */
-function makeText(size) {
-  const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua 0123456789 {}[]()<>=+-*/ ERROR WARN INFO DEBUG'.split(' ');
-  let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const parts = [];
-  let n = 0;
-  let lineNo = 0;
-  while (n < size) {
-    let line = `${String(++lineNo).padStart(7, '0')} `;
-    const width = 20 + Math.floor(rnd() * 100);
-    while (line.length < width) line += words[Math.floor(rnd() * words.length)] + ' ';
-    line = line.slice(0, width) + '\n';
-    parts.push(line);
-    n += line.length;
-  }
-  const buf = Buffer.from(parts.join(''), 'latin1');
-  return { buf, lines: parts.length, last: parts[parts.length - 1].trimEnd() };
-}
+const MAKERS = { plain: makePlainText, ls: makeLsText, utf8: makeUtf8Text };
 
 const statsOf = (page, paneId) =>
   page.evaluate((id) => Object.values(window.__reprise.stats()).find((s) => s.paneId === id) || null, paneId);
 
 // ---- throughput ----------------------------------------------------------------------------
-/** The benchmark's text file, written once into the home. */
+/** The benchmark's data files, written once into the home. */
 function writeData(server) {
-  const data = makeText(Math.round(MIB * 1024 * 1024));
-  const file = path.join(server.home, 'bench.txt');
-  writeFileSync(file, data.buf);
-  // The pty turns every \n into \r\n.
-  return { ...data, file, expected: data.buf.length + data.lines };
+  const out = {};
+  for (const name of DATASETS) {
+    if (!MAKERS[name]) throw new Error(`unknown dataset ${name} (plain, ls, utf8)`);
+    const mib = name === 'plain' ? MIB : EXTRA_MIB;
+    const data = MAKERS[name](Math.round(mib * 1024 * 1024));
+    const file = path.join(server.home, `bench-${name}.txt`);
+    writeFileSync(file, data.buf);
+    // The pty turns every \n into \r\n.
+    out[name] = { ...data, mib, file, expected: data.buf.length + data.lines };
+  }
+  return out;
 }
 
 /**
@@ -181,59 +218,177 @@ async function benchRawWebSocket(browser, server, data) {
   return { rate: median(rates), runs: rates };
 }
 
-async function benchThroughput(browser, server, page, pane, data) {
-  const { file, expected } = data;
-  const appRates = [];
-  const ptyRates = [];
-  const hostCpu = [];
-  const dpid = daemonPid(server.home);
-  for (let r = 0; r < RUNS; r++) {
-    await typeInPane(page, pane, `clear; cat ${file}`);
-    await page.evaluate(
-      ({ id, expected }) => {
-        const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
-        const tp = (window.__tp = { t0: 0, t1: 0, bytes: 0 });
-        const poll = () => {
-          const got = st().rendered - tp.base;
-          if (got >= expected) {
-            tp.t1 = performance.now();
-            tp.bytes = got;
-          } else setTimeout(poll, 1);
-        };
-        window.addEventListener(
-          'keydown',
-          function kd(e) {
-            if (e.key !== 'Enter') return;
-            window.removeEventListener('keydown', kd, true);
-            tp.t0 = performance.now();
-            tp.base = st().rendered;
-            poll();
-          },
-          true,
-        );
-      },
-      { id: pane, expected },
-    );
-    const c0 = cpuTicks(server.pid) + cpuTicks(dpid);
-    const w0 = performance.now();
-    await page.keyboard.press('Enter');
-    const res = await waitFor(() => page.evaluate(() => (window.__tp.t1 ? window.__tp : null)), {
-      timeoutMs: 300000,
-      intervalMs: 100,
-      message: 'cat to finish',
-    });
-    // Correctness: the file's last line is on screen, then the prompt.
-    await waitForText(page, pane, data.last, { timeoutMs: 30000 });
-    await waitForPrompt(page, pane, { timeoutMs: 30000 });
-    const secs = (res.t1 - res.t0) / 1000;
-    appRates.push(res.bytes / secs);
-    hostCpu.push(((cpuTicks(server.pid) + cpuTicks(dpid) - c0) / CLK_TCK / ((performance.now() - w0) / 1000)) * 100);
-    log(`throughput run ${r + 1}: reprise ${mb(res.bytes / secs)} MB/s (${(secs).toFixed(2)} s)`);
-  }
+/**
+ * The echo without the app: a bare WebSocket client in a page on the server's origin (like
+ * benchRawWebSocket) runs `cat` in the first terminal and sends KEYS single letters as input
+ * frames, timing send → the output frame with the echo, RUNS times. Run before the app's page
+ * attaches anything.
+ */
+async function benchRawEcho(browser, server) {
+  const tid = (await lib.terminalsList(server.home))[0].id;
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${server.origin}/bench-blank?token=${server.token}`);
+  await quietNetwork(page);
+  const runs = await page.evaluate(
+    async ({ tid, token, keys, runs }) => {
+      const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
+      ws.binaryType = 'arraybuffer';
+      await new Promise((ok, fail) => ((ws.onopen = ok), (ws.onerror = fail)));
+      let id = 0, unacked = 0, h = 0, waiting = null;
+      const pend = {};
+      const ack = () => {
+        if (!unacked) return;
+        ws.send(JSON.stringify({ method: 'ack', params: { handle: h, bytes: unacked } }));
+        unacked = 0;
+      };
+      ws.onmessage = (e) => {
+        if (typeof e.data === 'string') {
+          const m = JSON.parse(e.data);
+          if (m.id && pend[m.id]) pend[m.id](m);
+          return;
+        }
+        const n = e.data.byteLength - 5;
+        unacked += n;
+        if (unacked >= 100 * 1024) ack();
+        if (waiting && n > 0) waiting(performance.now());
+      };
+      const call = (method, params) =>
+        new Promise((r) => {
+          pend[++id] = r;
+          ws.send(JSON.stringify({ id, method, params }));
+        });
+      const input = (text) => {
+        const b = new TextEncoder().encode(text);
+        const fr = new Uint8Array(5 + b.length);
+        fr[0] = 2;
+        new DataView(fr.buffer).setUint32(1, h);
+        fr.set(b, 5);
+        ws.send(fr);
+      };
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      await call('hello', {});
+      h = (await call('attach', { terminalId: tid, cols: 160, rows: 40 })).result.handle;
+      await sleep(300);
+      input('clear; cat\r');
+      await sleep(500);
+      ack();
+      const out = [];
+      const letters = 'abcdefghijklmnopqrstuvwxyz';
+      for (let r = 0; r < runs; r++) {
+        const s = [];
+        for (let i = 0; i < keys; i++) {
+          const got = new Promise((res) => (waiting = res));
+          const t0 = performance.now();
+          input(letters[i % letters.length]);
+          s.push((await got) - t0);
+          waiting = null;
+          ack();
+          await sleep(5);
+        }
+        out.push(s);
+      }
+      input('\x03');
+      await sleep(300);
+      ack();
+      ws.close();
+      return out;
+    },
+    { tid, token: server.token, keys: KEYS, runs: RUNS },
+  );
+  await ctx.close();
+  const r = runs.map((s) => ({ p50: pct(s, 50), p95: pct(s, 95) }));
+  r.forEach((x, i) => log(`raw echo run ${i + 1}: p50 ${x.p50.toFixed(2)} ms, p95 ${x.p95.toFixed(2)} ms`));
+  return { p50: median(r.map((x) => x.p50)), p95: median(r.map((x) => x.p95)), runs: r };
+}
 
-  // The same bytes (with \r\n) fed to a bare xterm.js from memory.
-  const crlf = Buffer.from(data.buf.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
-  const bare = await startBareXterm({ '/data': crlf });
+/** One Reprise run: `clear; cat file` in the pane, Enter → every byte rendered. */
+async function throughputRun(server, page, pane, data) {
+  const { file, expected } = data;
+  const dpid = daemonPid(server.home);
+  await typeInPane(page, pane, `clear; cat ${file}`);
+  await page.evaluate(
+    ({ id, expected }) => {
+      const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
+      const tp = (window.__tp = { t0: 0, t1: 0, bytes: 0 });
+      const poll = () => {
+        const got = st().rendered - tp.base;
+        if (got >= expected) {
+          tp.t1 = performance.now();
+          tp.bytes = got;
+        } else setTimeout(poll, 1);
+      };
+      window.addEventListener(
+        'keydown',
+        function kd(e) {
+          if (e.key !== 'Enter') return;
+          window.removeEventListener('keydown', kd, true);
+          tp.t0 = performance.now();
+          tp.base = st().rendered;
+          poll();
+        },
+        true,
+      );
+    },
+    { id: pane, expected },
+  );
+  const c0 = cpuTicks(server.pid) + cpuTicks(dpid);
+  const w0 = performance.now();
+  await page.keyboard.press('Enter');
+  const res = await waitFor(() => page.evaluate(() => (window.__tp.t1 ? window.__tp : null)), {
+    timeoutMs: 300000,
+    intervalMs: 100,
+    message: 'cat to finish',
+  });
+  // Correctness: the file's last line is on screen, then the prompt.
+  await waitForText(page, pane, data.last, { timeoutMs: 30000 });
+  await waitForPrompt(page, pane, { timeoutMs: 30000 });
+  const secs = (res.t1 - res.t0) / 1000;
+  const cpu = ((cpuTicks(server.pid) + cpuTicks(dpid) - c0) / CLK_TCK / ((performance.now() - w0) / 1000)) * 100;
+  return { rate: res.bytes / secs, secs, cpu };
+}
+
+/** One bare xterm.js run over window.data (already loaded in the page). */
+function bareRun(bp) {
+  return bp.evaluate(
+    () =>
+      new Promise((resolve) => {
+        term.reset();
+        const data = window.data;
+        const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
+        let off = 0, pending = 0, rendered = 0, waiting = false;
+        const t0 = performance.now();
+        const pump = () => {
+          waiting = false;
+          while (off < data.length && pending < HIGH) {
+            const c = data.subarray(off, Math.min(off + CHUNK, data.length));
+            off += c.length;
+            pending += c.length;
+            term.write(c, () => {
+              pending -= c.length;
+              rendered += c.length;
+              if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
+              else if (!waiting && pending < LOW) {
+                waiting = true;
+                setTimeout(pump, 0);
+              }
+            });
+          }
+        };
+        pump();
+      }),
+  );
+}
+
+/**
+ * Every dataset, RUNS rounds each of: Reprise, bare xterm.js, pty drain, tmux (interleaved, so
+ * that the load others put on the machine hits all of them alike).
+ */
+async function benchThroughput(browser, server, page, pane, datasets) {
+  // The same bytes (with \r\n) served to a bare xterm.js page of the pane's size.
+  const files = {};
+  for (const d of Object.values(datasets)) files[`/${d.name}`] = Buffer.from(d.buf.toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
+  const bare = await startBareXterm(files);
   const size = await page.evaluate((id) => {
     const r = document.querySelector(`[data-testid=pane][data-pane-id="${id}"] .xterm-host`).getBoundingClientRect();
     return { w: Math.round(r.width), h: Math.round(r.height) };
@@ -242,74 +397,90 @@ async function benchThroughput(browser, server, page, pane, data) {
   const bp = await ctx.newPage();
   await bp.goto(`${bare.url}?w=${size.w}&h=${size.h}${RENDERER === 'dom' ? '&renderer=dom' : ''}`);
   await bp.waitForFunction(() => window.ready);
-  await bp.evaluate(async () => {
-    window.data = new Uint8Array(await (await fetch('/data')).arrayBuffer());
-  });
   const bareRenderer = await bp.evaluate(() => window.renderer);
-  for (let r = 0; r < RUNS; r++) {
-    const res = await bp.evaluate(
-      () =>
-        new Promise((resolve) => {
-          term.reset();
-          const data = window.data;
-          const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
-          let off = 0, pending = 0, rendered = 0, waiting = false;
-          const t0 = performance.now();
-          const pump = () => {
-            waiting = false;
-            while (off < data.length && pending < HIGH) {
-              const c = data.subarray(off, Math.min(off + CHUNK, data.length));
-              off += c.length;
-              pending += c.length;
-              term.write(c, () => {
-                pending -= c.length;
-                rendered += c.length;
-                if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
-                else if (!waiting && pending < LOW) {
-                  waiting = true;
-                  setTimeout(pump, 0);
-                }
-              });
-            }
-          };
-          pump();
-        }),
-    );
-    ptyRates.push(res.bytes / (res.ms / 1000));
-    log(`throughput run ${r + 1}: bare xterm.js ${mb(res.bytes / (res.ms / 1000))} MB/s`);
+  // The pane's grid (the bare page fits the same box with the same font) for the pty anchors.
+  const grid = await bp.evaluate(() => ({ cols: term.cols, rows: term.rows }));
+  const tm = await startTmux(server.home, grid);
+  await tm.attach();
+  const out = { grid, tmuxVersion: tm.version, rendererBare: bareRenderer, datasets: {} };
+  try {
+    for (const d of Object.values(datasets)) {
+      await bp.evaluate(async (u) => {
+        window.data = new Uint8Array(await (await fetch(u)).arrayBuffer());
+      }, `/${d.name}`);
+      const r = { reprise: [], bareXterm: [], ptyDrain: [], tmux: [], hostCpuPct: [] };
+      const warnings = [];
+      for (let i = 0; i < RUNS; i++) {
+        const app = await throughputRun(server, page, pane, d);
+        r.reprise.push(app.rate);
+        r.hostCpuPct.push(app.cpu);
+        const b = await bareRun(bp);
+        r.bareXterm.push(b.bytes / (b.ms / 1000));
+        const p = await ptyRun(server.home, ['cat', d.file], grid);
+        if (p.bytes !== d.expected) warnings.push(`pty drain read ${p.bytes} bytes, expected ${d.expected}`);
+        r.ptyDrain.push(d.expected / p.seconds);
+        const ms = await tm.timeCat(d.file);
+        r.tmux.push(d.expected / (ms / 1000));
+        log(
+          `throughput ${d.name} run ${i + 1}: reprise ${mb(app.rate)} MB/s (${app.secs.toFixed(2)} s), bare xterm.js ${mb(r.bareXterm[i])}, ` +
+            `pty drain ${mb(r.ptyDrain[i])}, tmux ${mb(r.tmux[i])} MB/s`,
+        );
+      }
+      const lastBare = await bp.evaluate(() => window.bufferText().split('\n').pop());
+      if (lastBare !== d.last) warnings.push(`the bare page's last line is ${JSON.stringify(lastBare)}`);
+      const screen = await tm.capture();
+      if (!screen.includes(d.last)) warnings.push(`tmux's screen lacks the last line; it ends with ${JSON.stringify(screen.trimEnd().split('\n').slice(-2))}`);
+      for (const w of warnings) log(`warning (${d.name}): ${w}`);
+      const m = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, median(v)]));
+      out.datasets[d.name] = {
+        mib: d.mib,
+        bytes: d.expected,
+        ...m,
+        ratio: m.reprise / m.bareXterm,
+        ratioPtyDrain: m.reprise / m.ptyDrain,
+        ratioTmux: m.reprise / m.tmux,
+        warnings,
+        runs: r,
+      };
+    }
+  } finally {
+    await tm.close();
+    await ctx.close();
+    await bare.close();
   }
-  const lastBare = await bp.evaluate(() => window.bufferText().split('\n').pop());
-  if (lastBare !== data.last) log(`warning: the bare page's last line is ${JSON.stringify(lastBare)}`);
-  await ctx.close();
-  await bare.close();
-  const app = median(appRates);
-  const ref = median(ptyRates);
-  return {
-    bytes: expected,
-    rendererApp: (await statsOf(page, pane)).renderer,
-    rendererBare: bareRenderer,
-    reprise: app,
-    bareXterm: ref,
-    ratio: app / ref,
-    hostCpuPct: median(hostCpu),
-    runs: { reprise: appRates, bareXterm: ptyRates, hostCpuPct: hostCpu },
-  };
+  out.rendererApp = (await statsOf(page, pane)).renderer;
+  // The plain dataset's figures stay at the top level (the layout of earlier bench.json files).
+  const p = out.datasets.plain;
+  if (p) {
+    Object.assign(out, {
+      bytes: p.bytes, reprise: p.reprise, bareXterm: p.bareXterm, ratio: p.ratio, hostCpuPct: p.hostCpuPct,
+      runs: { reprise: p.runs.reprise, bareXterm: p.runs.bareXterm, hostCpuPct: p.runs.hostCpuPct },
+    });
+  }
+  return out;
 }
 
 // ---- keystroke echo latency ----------------------------------------------------------------
 /**
- * Runs in the page before its scripts: wraps WebSocket so that right after the app has handled
- * each message (and so written it to xterm) window.__afterMessage() runs. Timing the echo this
- * way needs no polling loop, which would compete with the WebSocket for the main thread.
+ * Runs in the page before its scripts: wraps WebSocket, and Worker (the app's socket may live in
+ * a worker that posts {t: 'batch', items} of host messages, binary frames transferred), so that
+ * right after the app has handled each message or batch (and so written it to xterm)
+ * window.__afterMessage() runs. Timing the echo this way needs no polling loop, which would
+ * compete with the WebSocket for the main thread. window.__onFrame(data), when set, sees each
+ * host message first (the integrity check hashes the output frames there).
  */
 function latencyInitScript() {
+  const after = () => {
+    if (window.__afterMessage) window.__afterMessage();
+  };
   const W = window.WebSocket;
   class BenchWebSocket extends W {
     set onmessage(fn) {
       super.onmessage = fn
         ? (ev) => {
+            if (window.__onFrame) window.__onFrame(ev.data);
             fn.call(this, ev);
-            if (window.__afterMessage) window.__afterMessage();
+            after();
           }
         : null;
     }
@@ -318,9 +489,30 @@ function latencyInitScript() {
     }
   }
   window.WebSocket = BenchWebSocket;
+  const Wk = window.Worker;
+  if (!Wk) return;
+  class BenchWorker extends Wk {
+    set onmessage(fn) {
+      super.onmessage = fn
+        ? (ev) => {
+            const d = ev.data;
+            if (window.__onFrame && d && d.t === 'batch' && Array.isArray(d.items)) for (const it of d.items) window.__onFrame(it);
+            fn.call(this, ev);
+            after();
+          }
+        : null;
+    }
+    get onmessage() {
+      return super.onmessage;
+    }
+  }
+  window.Worker = BenchWorker;
 }
 
-async function benchLatency(page, pane) {
+const letters = 'abcdefghijklmnopqrstuvwxyz';
+
+/** KEYS single keys into `cat` in pane, RUNS times: keydown → echo written (see latencyInitScript). */
+async function measureEcho(page, pane, label) {
   await typeInPane(page, pane, 'clear; cat\n');
   await waitFor(async () => ((await statsOf(page, pane)) || {}).rendered > 0);
   // Let `cat` start: the shell echoes nothing more after the command line.
@@ -338,17 +530,13 @@ async function benchLatency(page, pane) {
       } else setTimeout(check, 0);
     };
     window.__afterMessage = check;
-    window.addEventListener(
-      'keydown',
-      () => {
-        cur = { t0: performance.now(), base: st().rendered };
-      },
-      true,
-    );
+    b.kd = () => {
+      cur = { t0: performance.now(), base: st().rendered };
+    };
+    window.addEventListener('keydown', b.kd, true);
   }, pane);
   await focusPane(page, pane);
   const runs = [];
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (let r = 0; r < RUNS; r++) {
     const start = await page.evaluate(() => window.__lat.samples.length);
     for (let i = 0; i < KEYS; i++) {
@@ -361,17 +549,25 @@ async function benchLatency(page, pane) {
     }
     const s = await page.evaluate((n) => window.__lat.samples.slice(n), start);
     runs.push({ p50: pct(s, 50), p95: pct(s, 95), max: Math.max(...s) });
-    log(`latency run ${r + 1}: p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms`);
+    log(`latency${label ? ` (${label})` : ''} run ${r + 1}: p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms`);
   }
-  await page.evaluate(() => (window.__afterMessage = null));
+  await page.evaluate(() => {
+    window.__afterMessage = null;
+    window.removeEventListener('keydown', window.__lat.kd, true);
+  });
   await page.keyboard.press('Control+C');
   await waitForPrompt(page, pane);
+  return { keys: KEYS, p50: median(runs.map((x) => x.p50)), p95: median(runs.map((x) => x.p95)), runs };
+}
 
-  // The browser's floor: a bare xterm.js that echoes each key itself from a 0 ms timeout (no
-  // network). After a key event Chromium renders a frame before it runs the next task, so any
-  // asynchronous echo waits for that frame.
+/**
+ * The browser's floor: a bare xterm.js that echoes each key itself from a 0 ms timeout (no
+ * network). After a key event Chromium renders a frame before it runs the next task, so any
+ * asynchronous echo waits for that frame.
+ */
+async function measureFloor(browser, viewport, label) {
   const bare = await startBareXterm();
-  const ctx = await page.context().browser().newContext({ viewport: page.viewportSize() });
+  const ctx = await browser.newContext({ viewport });
   const bp = await ctx.newPage();
   await bp.goto(`${bare.url}${RENDERER === 'dom' ? '?renderer=dom' : ''}`);
   await bp.waitForFunction(() => window.ready);
@@ -391,19 +587,343 @@ async function benchLatency(page, pane) {
     }
     const s = await bp.evaluate((n) => window.lat.slice(n), start);
     floor.push({ p50: pct(s, 50), p95: pct(s, 95) });
-    log(`latency floor run ${r + 1}: p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms`);
+    log(`latency floor${label ? ` (${label})` : ''} run ${r + 1}: p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms`);
   }
   await ctx.close();
   await bare.close();
+  return { p50: median(floor.map((x) => x.p50)), p95: median(floor.map((x) => x.p95)), runs: floor };
+}
+
+/**
+ * The app's own path without the browser's input pipeline: window.__reprise.typeInto() types a
+ * key as xterm.js does for a key it has handled (Terminal.input) → input frame → host → pty
+ * echo → socket (worker) → xterm.js buffer, timed inside the page right after the app has
+ * handled each message (window.__afterMessage). No polling loop competes for the thread.
+ */
+async function measureAppEcho(page, pane) {
+  await typeInPane(page, pane, 'clear; cat\n');
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  const runs = [];
+  for (let r = 0; r < RUNS; r++) {
+    const s = await page.evaluate(
+      async ({ id, keys }) => {
+        const st = () => Object.values(window.__reprise.stats()).find((x) => x.paneId === id);
+        const out = [];
+        for (let i = 0; i < keys; i++) {
+          const base = st().rendered;
+          const t0 = performance.now();
+          const done = new Promise((res) => {
+            window.__afterMessage = () => {
+              if (st().rendered > base) {
+                window.__afterMessage = null;
+                res(performance.now() - t0);
+              }
+            };
+          });
+          window.__reprise.typeInto(id, 'x');
+          out.push(await done);
+          await new Promise((res) => setTimeout(res, 10));
+        }
+        return out;
+      },
+      { id: pane, keys: KEYS },
+    );
+    runs.push({ p50: pct(s, 50), p95: pct(s, 95) });
+    log(`latency (app path, typeInto) run ${r + 1}: p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms`);
+  }
+  await page.keyboard.press('Control+C');
+  await waitForPrompt(page, pane);
+  return { p50: median(runs.map((x) => x.p50)), p95: median(runs.map((x) => x.p95)), runs };
+}
+
+async function benchLatency(page, pane) {
+  const echo = await measureEcho(page, pane);
+  const app = await measureAppEcho(page, pane);
+  const floor = await measureFloor(page.context().browser(), page.viewportSize());
+  return { ...echo, app, floorP50: floor.p50, floorP95: floor.p95, floor: floor.runs };
+}
+
+/**
+ * The same echo and floor in a second Chromium without frame pacing (UNPACED_FLAGS). The main
+ * page is closed meanwhile (every page on the server renders every pane's output); returns
+ * the figures and a fresh main page.
+ */
+async function benchUnpaced(browser, url, page) {
+  await page.context().close();
+  const b2 = await launchBrowser(UNPACED_FLAGS);
+  let res;
+  try {
+    const p2 = await openPage(b2, url, { initScript: latencyInitScript });
+    await quietNetwork(p2);
+    const [pane] = await paneIds(p2, { visibleOnly: true });
+    await waitForPrompt(p2, pane);
+    const echo = await measureEcho(p2, pane, 'unpaced');
+    const floor = await measureFloor(b2, p2.viewportSize(), 'unpaced');
+    res = { flags: UNPACED_FLAGS, ...echo, floorP50: floor.p50, floorP95: floor.p95, floor: floor.runs };
+  } finally {
+    await b2.close().catch(() => {});
+  }
+  const np = await openPage(browser, url, { initScript: latencyInitScript });
+  await quietNetwork(np);
+  return { res, page: np };
+}
+
+// ---- under load: echo while a neighbour floods, Ctrl+C under flood ------------------------
+const paneStats = (page, id) => statsOf(page, id).then((s) => s || { written: 0, rendered: 0 });
+
+/** Starts `yes` in pane and waits until its output flows. */
+async function startFlood(page, pane) {
+  const w0 = (await paneStats(page, pane)).written;
+  await typeInPane(page, pane, 'clear; yes\n');
+  await waitFor(async () => (await paneStats(page, pane)).written > w0 + 256 * 1024, { timeoutMs: 20000, message: `yes to flood pane ${pane}` });
+}
+
+async function benchUnderLoad(server, page, pane, idle) {
+  await focusPane(page, pane);
+  await page.keyboard.press('Control+Shift+D');
+  await waitFor(async () => (await paneIds(page, { visibleOnly: true })).length === 2, { message: 'two panes after Ctrl+Shift+D' });
+  await waitReady(page);
+  const l = await layout(page);
+  const other = treePanes(l.tabs.find((t) => t.id === l.activeTabId).root).find((p) => p !== pane);
+  await waitForPrompt(page, other);
+  const out = {};
+  if (ONLY.has('loaded')) {
+    await startFlood(page, other);
+    const a = { ...(await paneStats(page, other)), t: performance.now() };
+    const echo = await measureEcho(page, pane, 'while the other pane runs yes');
+    const b = { ...(await paneStats(page, other)), t: performance.now() };
+    const floodRate = (b.rendered - a.rendered) / ((b.t - a.t) / 1000);
+    log(`loaded: the flooding pane rendered ${mb(floodRate)} MB/s meanwhile`);
+    await focusPane(page, other);
+    await page.keyboard.press('Control+C');
+    await waitForPrompt(page, other, { timeoutMs: 60000 });
+    out.loaded = { ...echo, floodRate, idleP50: idle?.p50, idleP95: idle?.p95 };
+  }
+  if (ONLY.has('ctrlc')) out.ctrlc = await benchCtrlC(server, page, other);
+  // Close the neighbour again (its shell is idle, so no confirmation; answer one if asked).
+  await page.click(`${paneSel(other)} [data-testid=close-pane]`);
+  const ok = page.locator('[data-testid=confirm-ok]');
+  if (await ok.waitFor({ state: 'visible', timeout: 1000 }).then(() => true, () => false)) await ok.click();
+  await waitFor(async () => (await paneIds(page, { visibleOnly: true })).length === 1, { message: 'the split pane to close' });
+  await waitReady(page);
+  return out;
+}
+
+/**
+ * RUNS times: `yes` in pane, FLOOD_SECONDS of flood, Ctrl+C; from the keydown to the last
+ * output byte rendered (written and rendered counters still for QUIET_MS after it), then the
+ * prompt must be there. Anchors: ptyrun.py (`yes` on a drained pty; ^C to the master) and tmux.
+ */
+async function benchCtrlC(server, page, pane) {
+  const runs = [];
+  for (let r = 0; r < RUNS; r++) {
+    await startFlood(page, pane);
+    await sleep(FLOOD_SECONDS * 1000);
+    await page.evaluate(
+      ({ id, quiet }) => {
+        const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
+        const c = (window.__cc = { t0: 0, last: 0, done: null });
+        let pw = -1, pr = -1, base = 0;
+        const kd = (e) => {
+          if (!e.ctrlKey || e.key.toLowerCase() !== 'c') return;
+          window.removeEventListener('keydown', kd, true);
+          c.t0 = performance.now();
+          base = st().written;
+        };
+        window.addEventListener('keydown', kd, true);
+        const poll = () => {
+          const s = st();
+          const now = performance.now();
+          if (s.written !== pw || s.rendered !== pr) {
+            c.last = now;
+            pw = s.written;
+            pr = s.rendered;
+          }
+          if (c.t0 && now - Math.max(c.last, c.t0) >= quiet && s.rendered === s.written) {
+            c.done = { stopMs: Math.max(0, c.last - c.t0), bytesAfter: s.written - base };
+            return;
+          }
+          setTimeout(poll, 2);
+        };
+        poll();
+      },
+      { id: pane, quiet: QUIET_MS },
+    );
+    await page.keyboard.press('Control+C');
+    const res = await waitFor(() => page.evaluate(() => window.__cc.done), { timeoutMs: 60000, intervalMs: 100, message: 'the flood to stop after Ctrl+C' });
+    await waitForPrompt(page, pane, { timeoutMs: 10000 });
+    runs.push(res);
+    log(`ctrl+c run ${r + 1}: flood stopped ${res.stopMs.toFixed(1)} ms after the keydown (${(res.bytesAfter / 1024).toFixed(0)} KiB after it)`);
+  }
+  const pty = [];
+  for (let r = 0; r < RUNS; r++) {
+    const p = await ptyRun(server.home, ['yes'], { interruptAfter: FLOOD_SECONDS, quiet: QUIET_MS / 1000 });
+    pty.push(p);
+    log(`ctrl+c run ${r + 1}: pty drain ${p.stopMs.toFixed(1)} ms (${p.bytesAfter} bytes after ^C)`);
+  }
+  const tmx = [];
+  const tm = await startTmux(server.home, { sockName: 'tmux-cc.sock' });
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      const p = await tm.ctrlC({ interruptAfter: FLOOD_SECONDS, quiet: QUIET_MS / 1000 });
+      tmx.push(p);
+      log(`ctrl+c run ${r + 1}: tmux ${p.stopMs.toFixed(1)} ms (${p.bytesAfter} bytes after ^C)`);
+      const screen = await tm.capture();
+      if (!/\^C\s*\n.*[$#]\s*$/s.test(screen.trimEnd())) log(`warning: tmux screen after ^C ends with ${JSON.stringify(screen.trimEnd().slice(-40))}`);
+    }
+  } finally {
+    await tm.close();
+  }
+  const ms = runs.map((x) => x.stopMs);
   return {
-    keys: KEYS,
-    p50: median(runs.map((x) => x.p50)),
-    p95: median(runs.map((x) => x.p95)),
-    floorP50: median(floor.map((x) => x.p50)),
-    floorP95: median(floor.map((x) => x.p95)),
+    floodSeconds: FLOOD_SECONDS,
+    p50: median(ms),
+    max: Math.max(...ms),
+    bytesAfter: median(runs.map((x) => x.bytesAfter)),
+    ptyDrainP50: median(pty.map((x) => x.stopMs)),
+    ptyDrainMax: Math.max(...pty.map((x) => x.stopMs)),
+    tmuxP50: median(tmx.map((x) => x.stopMs)),
+    tmuxMax: Math.max(...tmx.map((x) => x.stopMs)),
     runs,
-    floor,
+    ptyDrain: pty,
+    tmux: tmx,
   };
+}
+
+// ---- integrity of a large stream -----------------------------------------------------------
+/** VmRSS/VmHWM of serve and the daemon, and the page's JS heap (MiB). */
+async function memSnapshot(server, page) {
+  const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : null));
+  return { serve: memOf(server.pid), daemon: memOf(daemonPid(server.home)), pageHeapMiB: heap === null ? null : heap / 1048576 };
+}
+
+async function benchIntegrity(server, page, pane) {
+  const limit = Math.round(INTEGRITY_MIB * 1024 * 1024);
+  const gen = path.join(server.home, 'integrity-gen.mjs');
+  writeFileSync(gen, INTEGRITY_GENERATOR);
+  const tag = codeword('integ');
+  const node = process.execPath;
+  const sum = JSON.parse((await execFileP(node, [gen, String(limit), tag, '--sum'], { timeout: 600000 })).stdout);
+  log(`integrity: generator ${sum.bytes} bytes, FNV-1a ${sum.fnv.toString(16)}`);
+  // Anchor: the same generator on a drained pty, no output processing either (at most 256 MiB:
+  // the rate, not the size, is the figure).
+  const anchor = await ptyRun(server.home, ['sh', '-c', `stty -opost; exec ${node} ${gen} ${Math.min(limit, 256 * 1048576)} ${tag}`]);
+  const anchorRate = anchor.bytes / anchor.seconds;
+  log(`integrity: pty drain ${mb(anchorRate)} MB/s (${anchor.bytes} bytes)`);
+  await typeInPane(page, pane, 'clear\n');
+  await waitForPrompt(page, pane);
+  const before = await memSnapshot(server, page);
+  const handle = (await statsOf(page, pane)).handle;
+  await typeInPane(page, pane, `clear; stty -opost; ${node} ${gen} ${limit} ${tag}; stty opost`);
+  await page.evaluate(
+    ({ id, handle, tag, L }) => {
+      const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
+      const marker = '\x1b]7777;' + tag + '\x07';
+      // windows-1252 decodes one byte to one UTF-16 unit, so string indexes are byte offsets.
+      const dec = new TextDecoder('windows-1252');
+      const I = (window.__integ = { found: false, carry: '', h: 0x811c9dc5 | 0, n: 0, frames: 0, t0: 0, tHashed: 0, tDone: 0, writtenAtHashed: -1 });
+      window.__onFrame = (ab) => {
+        if (!(ab instanceof ArrayBuffer) || ab.byteLength <= 5) return;
+        const u = new Uint8Array(ab);
+        if (u[0] !== 1 || ((u[1] << 24) | (u[2] << 16) | (u[3] << 8) | u[4]) >>> 0 !== handle) return;
+        I.frames++;
+        let i = 5;
+        if (!I.found) {
+          const s = I.carry + dec.decode(u.subarray(5));
+          const k = s.indexOf(marker);
+          if (k < 0) {
+            I.carry = s.slice(-marker.length);
+            return;
+          }
+          i = 5 + k + marker.length - I.carry.length;
+          I.found = true;
+        }
+        if (I.n >= L) return;
+        const end = Math.min(u.length, i + (L - I.n));
+        let h = I.h;
+        for (let j = i; j < end; j++) h = Math.imul(h ^ u[j], 16777619);
+        I.h = h;
+        I.n += end - i;
+        if (I.n >= L) I.tHashed = performance.now();
+      };
+      window.__afterMessage = () => {
+        if (I.tHashed && I.writtenAtHashed < 0) I.writtenAtHashed = st().written;
+      };
+      const poll = () => {
+        if (I.writtenAtHashed >= 0 && st().rendered >= I.writtenAtHashed) I.tDone = performance.now();
+        else setTimeout(poll, 10);
+      };
+      window.addEventListener(
+        'keydown',
+        function kd(e) {
+          if (e.key !== 'Enter') return;
+          window.removeEventListener('keydown', kd, true);
+          I.t0 = performance.now();
+          poll();
+        },
+        true,
+      );
+    },
+    { id: pane, handle, tag, L: sum.bytes },
+  );
+  const cpu0 = cpuTicks(server.pid) + cpuTicks(daemonPid(server.home));
+  const w0 = performance.now();
+  await page.keyboard.press('Enter');
+  const res = await waitFor(() => page.evaluate(() => (window.__integ.tDone ? { ...window.__integ, carry: undefined } : null)), {
+    timeoutMs: 60000 + sum.bytes / 1000, // ≥ 1 MB/s
+    intervalMs: 250,
+    message: async () => `the integrity stream (${JSON.stringify(await page.evaluate(() => ({ ...window.__integ, carry: undefined })))})`,
+  });
+  const hostCpuPct = ((cpuTicks(server.pid) + cpuTicks(daemonPid(server.home)) - cpu0) / CLK_TCK / ((performance.now() - w0) / 1000)) * 100;
+  await page.evaluate(() => {
+    window.__onFrame = null;
+    window.__afterMessage = null;
+  });
+  await waitForText(page, pane, sum.last, { timeoutMs: 60000 });
+  await waitForPrompt(page, pane, { timeoutMs: 30000 });
+  // Nothing discarded: once output stops, everything written to xterm has been rendered.
+  let settled = null;
+  await waitFor(
+    async () => {
+      const s = await statsOf(page, pane);
+      const same = settled && s.written === settled.written && s.rendered === s.written;
+      settled = s;
+      return same;
+    },
+    { timeoutMs: 30000, intervalMs: 300, message: () => `rendered === written (${JSON.stringify(settled)})` },
+  ).catch((e) => log(`warning: ${e.message}`));
+  const scan = await page.evaluate((id) => {
+    const t = window.__reprise.paneText(id) || '';
+    return { fffd: (t.match(/\uFFFD/g) || []).length, lines: t.split('\n').length };
+  }, pane);
+  const after = await memSnapshot(server, page);
+  const secs = (res.tDone - res.t0) / 1000;
+  const out = {
+    mib: INTEGRITY_MIB,
+    bytes: sum.bytes,
+    received: res.n,
+    frames: res.frames,
+    fnvExpected: sum.fnv.toString(16).padStart(8, '0'),
+    fnvReceived: (res.h >>> 0).toString(16).padStart(8, '0'),
+    checksumEqual: res.found && res.n === sum.bytes && res.h >>> 0 === sum.fnv,
+    renderedEqualsWritten: !!settled && settled.rendered === settled.written,
+    written: settled?.written,
+    rendered: settled?.rendered,
+    fffd: scan.fffd,
+    linesScanned: scan.lines,
+    rate: sum.bytes / secs,
+    seconds: secs,
+    ptyDrain: anchorRate,
+    ratioPtyDrain: sum.bytes / secs / anchorRate,
+    hostCpuPct,
+    memBefore: before,
+    memAfter: after,
+  };
+  log(
+    `integrity: ${out.bytes} bytes in ${secs.toFixed(1)} s = ${mb(out.rate)} MB/s, checksum ${out.checksumEqual ? 'equal' : `DIFFERENT (${out.fnvReceived} ≠ ${out.fnvExpected}, ${res.n} bytes)`}, ` +
+      `rendered === written ${out.renderedEqualsWritten}, U+FFFD ${scan.fffd} in ${scan.lines} lines`,
+  );
+  return out;
 }
 
 // ---- reattach ------------------------------------------------------------------------------
@@ -505,66 +1025,145 @@ async function benchIdle(server, page) {
 }
 
 // ---- main ----------------------------------------------------------------------------------
-const results = { runs: RUNS, renderer: RENDERER, date: new Date().toISOString(), cpus: os.cpus().length, loadavgBefore: os.loadavg() };
+const results = {
+  runs: RUNS,
+  renderer: RENDERER,
+  date: new Date().toISOString(),
+  cpus: os.cpus().length,
+  loadavgBefore: os.loadavg(),
+  options: { mib: MIB, extraMib: EXTRA_MIB, datasets: DATASETS, integrityMib: INTEGRITY_MIB, only: [...ONLY], unpacedFlags: UNPACED_FLAGS },
+};
 const home = makeHome();
 let server;
 let browser;
+const started = performance.now();
+const timings = {};
+const timed = async (name, fn) => {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    timings[name] = Math.round((performance.now() - t0) / 1000);
+    log(`${name}: ${timings[name]} s`);
+  }
+};
 try {
   server = await startServe({ home, label: 'bench' });
   browser = await launchBrowser();
-  const data = writeData(server);
-  const raw = ONLY.has('throughput') ? await benchRawWebSocket(browser, server, data) : null;
+  const data = ONLY.has('throughput') ? writeData(server) : {};
+  const raw = data.plain ? await timed('raw WebSocket', () => benchRawWebSocket(browser, server, data.plain)) : null;
+  const rawEcho = ONLY.has('latency') ? await timed('raw echo', () => benchRawEcho(browser, server)) : null;
   const url = RENDERER === 'dom' ? server.url + '&renderer=dom' : server.url;
-  const page = await openPage(browser, url, { initScript: latencyInitScript });
+  let page = await openPage(browser, url, { initScript: latencyInitScript });
   await quietNetwork(page);
   const [pane] = await paneIds(page);
   await waitForPrompt(page, pane);
   if (ONLY.has('throughput')) {
-    results.throughput = await benchThroughput(browser, server, page, pane, data);
+    results.throughput = await timed('throughput', () => benchThroughput(browser, server, page, pane, data));
     results.throughput.rawWebSocket = raw;
   }
-  if (ONLY.has('latency')) results.latency = await benchLatency(page, pane);
-  if (ONLY.has('reattach')) results.reattach = await benchReattach(server, page, pane);
-  if (ONLY.has('idle')) results.idle = await benchIdle(server, page);
+  if (ONLY.has('latency')) results.latency = { ...(await timed('latency', () => benchLatency(page, pane))), rawEcho };
+  if (ONLY.has('unpaced')) {
+    const u = await timed('unpaced latency', () => benchUnpaced(browser, url, page));
+    results.unpaced = u.res;
+    page = u.page;
+    await waitForPrompt(page, pane);
+  }
+  if (ONLY.has('reattach')) results.reattach = await timed('reattach', () => benchReattach(server, page, pane));
+  if (ONLY.has('loaded') || ONLY.has('ctrlc')) Object.assign(results, await timed('under load', () => benchUnderLoad(server, page, pane, results.latency)));
+  if (ONLY.has('integrity')) results.integrity = await timed('integrity', () => benchIntegrity(server, page, pane));
+  if (ONLY.has('idle')) results.idle = await timed('idle', () => benchIdle(server, page));
 } finally {
   await browser?.close().catch(() => {});
   await cleanup({ server, home, label: 'bench' });
 }
+results.seconds = Math.round((performance.now() - started) / 1000);
+results.sectionSeconds = timings;
 
 // ---- report --------------------------------------------------------------------------------
 const rows = [];
+const runsOf = (xs, f = mb) => `runs: ${xs.map(f).join(', ')}`;
+const ms2 = (x) => x.toFixed(2);
+const ms1 = (x) => x.toFixed(1);
 const t = results.throughput;
 if (t) {
-  rows.push([`throughput, cat ${MIB} MiB → xterm.js (${t.rendererApp})`, `${mb(t.reprise)} MB/s`, `runs: ${t.runs.reprise.map(mb).join(', ')}`]);
-  rows.push([`throughput, bare xterm.js from memory (${t.rendererBare})`, `${mb(t.bareXterm)} MB/s`, `runs: ${t.runs.bareXterm.map(mb).join(', ')}`]);
-  rows.push(['throughput ratio, reprise / bare xterm.js', t.ratio.toFixed(2), '']);
-  rows.push(['  pty → WebSocket alone (no xterm.js, acks every 100 KB)', `${mb(t.rawWebSocket.rate)} MB/s`, `runs: ${t.rawWebSocket.runs.map(mb).join(', ')}`]);
-  rows.push(['  CPU of serve + daemon during the cat', `${t.hostCpuPct.toFixed(0)} %`, `runs: ${t.runs.hostCpuPct.map((x) => x.toFixed(0)).join(', ')}`]);
+  const names = { plain: 'plain text', ls: 'coloured ls -lR', utf8: 'UTF-8 text' };
+  for (const [name, d] of Object.entries(t.datasets)) {
+    rows.push([`throughput ${names[name]}, cat ${d.mib} MiB → xterm.js (${t.rendererApp})`, `${mb(d.reprise)} MB/s`, runsOf(d.runs.reprise)]);
+    rows.push([`  bare xterm.js from memory (${t.rendererBare})`, `${mb(d.bareXterm)} MB/s`, `reprise/this ${d.ratio.toFixed(2)}; ${runsOf(d.runs.bareXterm)}`]);
+    rows.push(['  pty drain (cat on a pty, Python reader, nothing renders)', `${mb(d.ptyDrain)} MB/s`, `reprise/this ${d.ratioPtyDrain.toFixed(3)}; ${runsOf(d.runs.ptyDrain)}`]);
+    rows.push([`  ${t.tmuxVersion}, client attached (${t.grid.cols}×${t.grid.rows}, pty drained)`, `${mb(d.tmux)} MB/s`, `reprise/this ${d.ratioTmux.toFixed(2)}; ${runsOf(d.runs.tmux)}`]);
+    rows.push(['  CPU of serve + daemon during the cat', `${d.hostCpuPct.toFixed(0)} %`, runsOf(d.runs.hostCpuPct, (x) => x.toFixed(0))]);
+    if (name === 'plain' && t.rawWebSocket) rows.push(['  pty → WebSocket alone (no xterm.js, acks every 100 KB)', `${mb(t.rawWebSocket.rate)} MB/s`, runsOf(t.rawWebSocket.runs)]);
+    if (d.warnings.length) rows.push(['  WARNINGS', String(d.warnings.length), d.warnings.join('; ')]);
+  }
 }
 const lt = results.latency;
 if (lt) {
-  rows.push([`keystroke echo latency p50 (${lt.keys} keys × ${RUNS})`, `${lt.p50.toFixed(2)} ms`, `runs: ${lt.runs.map((x) => x.p50.toFixed(2)).join(', ')}`]);
-  rows.push(['keystroke echo latency p95', `${lt.p95.toFixed(2)} ms`, `runs: ${lt.runs.map((x) => x.p95.toFixed(2)).join(', ')}`]);
-  rows.push(['  browser floor p50 (bare xterm.js, echo from a 0 ms timeout)', `${lt.floorP50.toFixed(2)} ms`, `runs: ${lt.floor.map((x) => x.p50.toFixed(2)).join(', ')}`]);
-  rows.push(['  browser floor p95', `${lt.floorP95.toFixed(2)} ms`, `runs: ${lt.floor.map((x) => x.p95.toFixed(2)).join(', ')}`]);
+  rows.push([`keystroke echo latency p50 (${lt.keys} keys × ${RUNS})`, `${ms2(lt.p50)} ms`, runsOf(lt.runs, (x) => ms2(x.p50))]);
+  rows.push(['keystroke echo latency p95', `${ms2(lt.p95)} ms`, runsOf(lt.runs, (x) => ms2(x.p95))]);
+  rows.push(['  browser floor p50 (bare xterm.js, echo from a 0 ms timeout)', `${ms2(lt.floorP50)} ms`, `reprise/this ${(lt.p50 / lt.floorP50).toFixed(2)}; ${runsOf(lt.floor, (x) => ms2(x.p50))}`]);
+  rows.push(['  browser floor p95', `${ms2(lt.floorP95)} ms`, runsOf(lt.floor, (x) => ms2(x.p95))]);
+  if (lt.app) {
+    rows.push(['  app path p50: key handled by xterm.js → echo in its buffer (typeInto)', `${ms2(lt.app.p50)} ms`, `target <= 2 ms; ${runsOf(lt.app.runs, (x) => ms2(x.p50))}`]);
+    rows.push(['  app path p95', `${ms2(lt.app.p95)} ms`, runsOf(lt.app.runs, (x) => ms2(x.p95))]);
+  }
+  if (lt.rawEcho) {
+    rows.push(['  pty echo over a bare WebSocket (no app, no xterm.js) p50', `${ms2(lt.rawEcho.p50)} ms`, runsOf(lt.rawEcho.runs, (x) => ms2(x.p50))]);
+    rows.push(['  pty echo over a bare WebSocket p95', `${ms2(lt.rawEcho.p95)} ms`, runsOf(lt.rawEcho.runs, (x) => ms2(x.p95))]);
+  }
+}
+const up = results.unpaced;
+if (up) {
+  rows.push(['UNPACED Chromium (extra row; users see the paced figures above):', '', up.flags.join(' ')]);
+  rows.push(['  echo latency p50, unpaced', `${ms2(up.p50)} ms`, runsOf(up.runs, (x) => ms2(x.p50))]);
+  rows.push(['  echo latency p95, unpaced', `${ms2(up.p95)} ms`, runsOf(up.runs, (x) => ms2(x.p95))]);
+  rows.push(['  browser floor p50, unpaced', `${ms2(up.floorP50)} ms`, `reprise/this ${(up.p50 / up.floorP50).toFixed(2)}; ${runsOf(up.floor, (x) => ms2(x.p50))}`]);
+  rows.push(['  browser floor p95, unpaced', `${ms2(up.floorP95)} ms`, runsOf(up.floor, (x) => ms2(x.p95))]);
+}
+const ld = results.loaded;
+if (ld) {
+  rows.push([`echo latency p50 while the split neighbour runs yes`, `${ms2(ld.p50)} ms`, `${ld.idleP50 ? `/idle ${(ld.p50 / ld.idleP50).toFixed(2)}; ` : ''}${runsOf(ld.runs, (x) => ms2(x.p50))}`]);
+  rows.push(['echo latency p95 while the neighbour runs yes', `${ms2(ld.p95)} ms`, `${ld.idleP95 ? `/idle ${(ld.p95 / ld.idleP95).toFixed(2)}; ` : ''}${runsOf(ld.runs, (x) => ms2(x.p95))}`]);
+  rows.push(['  the flooding neighbour meanwhile', `${mb(ld.floodRate)} MB/s`, 'rendered']);
+}
+const cc = results.ctrlc;
+if (cc) {
+  rows.push([`Ctrl+C after ${cc.floodSeconds} s of yes: keydown → flood stopped, p50`, `${ms1(cc.p50)} ms`, `max ${ms1(cc.max)}; ${(cc.bytesAfter / 1024).toFixed(0)} KiB after the key (median); ${runsOf(cc.runs, (x) => ms1(x.stopMs))}`]);
+  rows.push(['  pty drain (^C to the master → last byte read), p50', `${ms1(cc.ptyDrainP50)} ms`, `max ${ms1(cc.ptyDrainMax)}; ${runsOf(cc.ptyDrain, (x) => ms1(x.stopMs))}`]);
+  rows.push(['  tmux (^C into the client pty → last byte to the client), p50', `${ms1(cc.tmuxP50)} ms`, `max ${ms1(cc.tmuxMax)}; reprise/this ${(cc.p50 / cc.tmuxP50).toFixed(1)}; ${runsOf(cc.tmux, (x) => ms1(x.stopMs))}`]);
+}
+const ig = results.integrity;
+if (ig) {
+  const m = (x) => (x ? `${(x.rssKiB / 1024).toFixed(0)}/${(x.hwmKiB / 1024).toFixed(0)}` : '?');
+  rows.push([`integrity ${ig.mib} MiB ASCII+UTF-8+SGR → xterm.js (one run)`, `${mb(ig.rate)} MB/s`, `${ig.bytes} bytes, ${ig.seconds.toFixed(1)} s; serve + daemon CPU ${ig.hostCpuPct.toFixed(0)} %`]);
+  rows.push(['  pty drain (the generator on a pty, Python reader)', `${mb(ig.ptyDrain)} MB/s`, `reprise/this ${ig.ratioPtyDrain.toFixed(3)}`]);
+  rows.push(['  checksum (FNV-1a 32 of the bytes in output frames) equal', ig.checksumEqual ? 'yes' : 'NO', `${ig.fnvReceived} vs ${ig.fnvExpected}; ${ig.received} bytes received in ${ig.frames} frames`]);
+  rows.push(['  rendered === written at the end', ig.renderedEqualsWritten ? 'yes' : 'NO', `written ${ig.written}, rendered ${ig.rendered}`]);
+  rows.push(['  U+FFFD in the buffer', String(ig.fffd), `${ig.linesScanned} lines scanned (scrollback)`]);
+  rows.push([
+    '  RSS/HWM MiB before → after: serve; daemon',
+    '',
+    `${m(ig.memBefore.serve)} → ${m(ig.memAfter.serve)}; ${m(ig.memBefore.daemon)} → ${m(ig.memAfter.daemon)}; page JS heap ${ig.memBefore.pageHeapMiB?.toFixed(0)} → ${ig.memAfter.pageHeapMiB?.toFixed(0)} MiB`,
+  ]);
 }
 const ra = results.reattach;
 if (ra) {
   rows.push([`reattach ${ra.lines} lines: bytes replayed`, `${(ra.bytes / 1024).toFixed(0)} KiB`, '']);
-  rows.push(['reattach: navigation start → painted', `${ra.msToPainted.toFixed(0)} ms`, `runs: ${ra.runs.map((x) => x.painted.toFixed(0)).join(', ')}`]);
-  rows.push(['reattach: first replay byte → painted', `${ra.msFirstByteToPainted.toFixed(0)} ms`, `runs: ${ra.runs.map((x) => (x.painted - x.firstByte).toFixed(0)).join(', ')}`]);
+  rows.push(['reattach: navigation start → painted', `${ra.msToPainted.toFixed(0)} ms`, runsOf(ra.runs, (x) => x.painted.toFixed(0))]);
+  rows.push(['reattach: first replay byte → painted', `${ra.msFirstByteToPainted.toFixed(0)} ms`, runsOf(ra.runs, (x) => (x.painted - x.firstByte).toFixed(0))]);
 }
 const id = results.idle;
 if (id) {
-  rows.push([`idle CPU, ${id.panes} panes, ${id.seconds} s: serve`, `${id.servePct.toFixed(2)} %`, `runs: ${id.runs.map((x) => x.serve.toFixed(2)).join(', ')}`]);
-  rows.push(['idle CPU: pty daemon', `${id.daemonPct.toFixed(2)} %`, `runs: ${id.runs.map((x) => x.daemon.toFixed(2)).join(', ')}`]);
+  rows.push([`idle CPU, ${id.panes} panes, ${id.seconds} s: serve`, `${id.servePct.toFixed(2)} %`, runsOf(id.runs, (x) => x.serve.toFixed(2))]);
+  rows.push(['idle CPU: pty daemon', `${id.daemonPct.toFixed(2)} %`, runsOf(id.runs, (x) => x.daemon.toFixed(2))]);
 }
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));
 results.loadavgAfter = os.loadavg();
 const la = (x) => x.map((v) => v.toFixed(1)).join(' ');
 console.log(`\nReprise browser benchmarks: headless Chromium, ${RENDERER} renderer, medians of ${RUNS} runs, CPU % of one core`);
-console.log(`(${results.cpus} CPUs; load average before ${la(results.loadavgBefore)}, after ${la(results.loadavgAfter)})`);
+console.log(`(${results.cpus} CPUs; load average before ${la(results.loadavgBefore)}, after ${la(results.loadavgAfter)}; ${results.seconds} s)`);
 console.log(`${'measure'.padEnd(w0)}  ${'median'.padStart(w1)}  detail`);
 console.log(`${'-'.repeat(w0)}  ${'-'.repeat(w1)}  ------`);
 for (const r of rows) console.log(`${r[0].padEnd(w0)}  ${r[1].padStart(w1)}  ${r[2]}`);

@@ -1,0 +1,328 @@
+#!/usr/bin/env bash
+# Benchmarks of the real desktop window (not pass/fail): the built app in WebKitGTK under Xvfb,
+# driven with xdotool like scripts/desktop-smoke.sh. Each figure is the median of RUNS runs.
+#
+# 1. throughput: `cat` of a MIB MiB text file typed into the pane; from the Return keystroke to
+#    the moment the page has acknowledged every byte (the page acks from xterm.js's write
+#    callback; the host counts acks per terminal: GET /v1/debug/streams on the local API, served
+#    because REPRISE_DEBUG_API=1). Against a bare xterm.js page (e2e/lib/bare-xterm.mjs: the
+#    frontend's own xterm build and options) in a WebKitGTK window of its own (python3 gi), fed
+#    the same bytes from memory in 64 KiB chunks with 1 MiB / 256 KiB watermarks, which POSTs
+#    its result to a local HTTP server (e2e/bench/desktop-bare.mjs). Both sides use xterm.js's
+#    DOM renderer: the app is told so through its localStorage (reprise.renderer=dom), written
+#    beforehand by WebKitGTK itself for the origin wails://wails.
+# 2. memory: VmRSS of the app, its WebKit child processes and the pty daemon with 1 pane and
+#    with PANES panes (tabs, opened with Ctrl+Shift+T; every tab stays mounted and attached).
+# 3. cold start: a home with 4 panes (a 2x2 split) with scrollback; the app is killed (-9) and
+#    launched again: time from exec to the window, to all panes attached (host side) and to all
+#    their replays acknowledged (= written to xterm.js); "warm": the daemon kept the shells;
+#    "cold": the daemon was killed too (as after a reboot) and the panes come back from their
+#    scrollback logs. A screenshot of each launch at that moment goes to $ARTIFACTS.
+#
+#   scripts/bench-desktop.sh      env: REPRISE_BIN, ARTIFACTS (default test-artifacts), RUNS, MIB, PANES
+#
+# Prints "skipped: <reason>" and exits 0 when it cannot run here (no Xvfb, xdotool, python3 gi
+# with WebKit2 4.1, node, a built app, or an app without the debug route).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+BIN="${REPRISE_BIN:-$ROOT/build/bin/reprise}"
+ART="$(realpath -m "${ARTIFACTS:-test-artifacts}")/bench-desktop"
+RUNS="${RUNS:-3}"
+MIB="${MIB:-32}"
+PANES="${PANES:-20}"
+PY=/usr/bin/python3 # the system python: gi and WebKit2 come from apt
+
+skip() { echo "bench-desktop: skipped: $*"; exit 0; }
+for c in Xvfb xdotool import node curl; do command -v "$c" >/dev/null || skip "no $c"; done
+"$PY" -c "import gi; gi.require_version('WebKit2', '4.1'); from gi.repository import WebKit2" 2>/dev/null ||
+  skip "no python3 gi with WebKit2 4.1 (apt install python3-gi gir1.2-webkit2-4.1)"
+[ -x "$BIN" ] || skip "$BIN not built (make build)"
+[ -d frontend/node_modules/@xterm/xterm ] || skip "no frontend/node_modules/@xterm (make setup)"
+mkdir -p "$ART"
+
+H="$(mktemp -d /tmp/rbd.XXXXXX)" # short: socket paths are limited
+DISP=":$((200 + RANDOM % 300))"
+APP_PID=""; XVFB_PID=""; AUX_PID=""
+daemon_pid() { cat "$H/run/ptyd.lock" 2>/dev/null || true; }
+kill_app() { [ -n "$APP_PID" ] && { kill -9 "$APP_PID"; wait "$APP_PID"; } 2>/dev/null || true; APP_PID=""; }
+kill_daemon() {
+  local d; d=$(daemon_pid)
+  [ -n "$d" ] && kill -9 "$d" 2>/dev/null || true
+  # Its shells lose their pty; give them a moment to go.
+  for _ in $(seq 50); do [ -n "$d" ] && kill -0 "$d" 2>/dev/null || break; sleep 0.1; done
+}
+cleanup() {
+  kill_app
+  [ -n "$AUX_PID" ] && kill "$AUX_PID" 2>/dev/null || true
+  kill_daemon
+  [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
+  cp "$H"/logs/*.log "$ART/" 2>/dev/null || true
+  rm -rf "$H"
+}
+trap cleanup EXIT
+
+Xvfb "$DISP" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+XVFB_PID=$!
+export DISPLAY="$DISP"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+xdotool getmouselocation >/dev/null 2>&1 || skip "Xvfb did not start on $DISP"
+
+mkdir -p "$H/u"
+export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME="$H/u" REPRISE_DEBUG_API=1
+log() { echo "bench-desktop: $*" >&2; }
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) print "nan"; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+now_ms() { date +%s%3N; }
+
+# Polls the host's local API (GET /v1/debug/streams) every 20 ms until a condition holds; prints
+# the result. Conditions:
+#   acked TID TARGET   the window's stream of TID has TARGET bytes acknowledged since the poll
+#                      began: prints the time of the acknowledgement that got there (unix ms)
+#   settled            every stream has acked == sent and nothing moved for 1 s
+#   attached N         N terminals attached: prints unix ms at that moment, then unix ms once
+#                      each has received and acknowledged a non-empty replay, and the streams
+cat > "$H/poll.py" <<'EOF'
+import http.client, json, socket, sys, time
+sock = sys.argv[1]
+class C(http.client.HTTPConnection):
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); self.sock.connect(sock)
+def streams():
+    try:
+        c = C('x', timeout=5); c.request('GET', '/v1/debug/streams'); r = c.getresponse(); b = r.read(); c.close()
+        if r.status == 404: sys.exit('no /v1/debug/streams')
+        return json.loads(b)
+    except (OSError, http.client.HTTPException):
+        return None
+def latest(st):  # the newest viewer (the page's current connection) only
+    v = max((s['viewer'] for s in st), default=None)
+    return [s for s in st if s['viewer'] == v]
+now = lambda: int(time.time() * 1000)
+mode, deadline = sys.argv[2], time.time() + float(sys.argv[-1])
+args = sys.argv[3:-1]
+if mode == 'acked':
+    tid, target = args[0], int(args[1])
+    base = None
+    while time.time() < deadline:
+        st = streams() or []
+        s = next((s for s in latest(st) if s['terminalId'] == tid), None)
+        if s:
+            if base is None: base = s['acked']
+            elif s['acked'] - base >= target:
+                print(s['lastAckUnixMs'], s['acked'] - base); sys.exit(0)
+        time.sleep(0.02)
+elif mode == 'settled':
+    last, since = None, time.time()
+    while time.time() < deadline:
+        st = streams()
+        key = json.dumps([(s['terminalId'], s['sent'], s['acked']) for s in latest(st or [])])
+        if st and key != last: last, since = key, time.time()
+        if st and all(s['acked'] >= s['sent'] for s in latest(st)) and time.time() - since > 1:
+            print(len(latest(st))); sys.exit(0)
+        time.sleep(0.05)
+elif mode == 'attached':
+    n, t_att = int(args[0]), None
+    while time.time() < deadline:
+        st = latest(streams() or [])
+        if len(st) >= n and t_att is None: t_att = now()
+        if len(st) >= n and all(s['sent'] > 0 and s['acked'] >= s['sent'] for s in st):
+            print(t_att, now(), json.dumps(st)); sys.exit(0)
+        time.sleep(0.02)
+print('timeout', json.dumps(streams()), file=sys.stderr); sys.exit(1)
+EOF
+poll() { "$PY" "$H/poll.py" "$H/run/host.sock" "$@"; }
+api() { curl -sf --unix-socket "$H/run/host.sock" "http://reprise$1"; }
+jq_py() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+WID=""
+T_EXEC=0; T_WINDOW=0
+launch() {
+  T_EXEC=$(now_ms)
+  "$BIN" --home "$H" >>"$ART/app.out" 2>&1 &
+  APP_PID=$!
+  WID=""
+  for _ in $(seq 1000); do
+    WID=$(xdotool search --name '^Reprise$' 2>/dev/null | head -1 || true)
+    [ -n "$WID" ] && break
+    sleep 0.02
+  done
+  T_WINDOW=$(now_ms)
+  [ -n "$WID" ] || { log "no window appeared"; return 1; }
+}
+focus_pane() { xdotool mousemove --window "$WID" "${1:-640}" "${2:-400}" click 1 || true; }
+wait_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+type_until() { # type a command into the focused pane until the file it writes appears
+  local cmd="$1" file="$2"
+  for _ in 1 2 3 4 5 6; do
+    xdotool type --delay 10 "$cmd"; xdotool key Return
+    wait_file "$file" && return 0
+    sleep 1
+  done
+  return 1
+}
+mem3() { # median of 3 samples 1 s apart
+  local a b c
+  a=$(mem_kib); sleep 1; b=$(mem_kib 2>/dev/null); sleep 1; c=$(mem_kib 2>/dev/null)
+  printf '%s\n' "$a" "$b" "$c" | median
+}
+# A new home for the next part: no app, no daemon, no terminals; the WebKit data (the app's
+# localStorage) is kept.
+fresh_home() {
+  kill_app
+  kill_daemon
+  find "$H" -mindepth 1 -maxdepth 1 ! -name u ! -name poll.py ! -name bench.txt -exec rm -rf {} +
+  rm -rf "$H/u/.cache"
+  find "$H/u" -mindepth 1 -maxdepth 1 ! -name .local -exec rm -rf {} +
+}
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+# VmRSS of the app, its WebKit children and the daemon (each once), KiB; details to stderr.
+mem_kib() {
+  local pids="$APP_PID" p d total=0
+  for p in $(pgrep -P "$APP_PID" || true); do
+    case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKit*) pids="$pids $p" ;; esac
+  done
+  d=$(daemon_pid); [ -n "$d" ] && pids="$pids $d"
+  for p in $(echo "$pids" | tr ' ' '\n' | sort -un); do
+    log "  rss $(cat "/proc/$p/comm" 2>/dev/null) ($p): $(( $(rss_kib "$p") / 1024 )) MiB"
+    total=$((total + $(rss_kib "$p")))
+  done
+  echo "$total"
+}
+
+# ---- setup: DOM renderer in the app (written through WebKitGTK, in the app's data dir) ------
+got=$("$PY" scripts/bench-desktop-webkit.py set-local-storage reprise.renderer dom --prgname reprise 2>>"$ART/webkit.err") ||
+  skip "could not write the app's localStorage with WebKitGTK (see $ART/webkit.err)"
+[ "$got" = '"dom"' ] || skip "localStorage reprise.renderer reads back as $got"
+RENDERER=dom
+
+DATA="$H/bench.txt"
+META=$(node e2e/bench/desktop-bare.mjs gen "$DATA" "$MIB")
+EXPECTED=$(echo "$META" | jq_py "d['expected']")
+LAST=$(echo "$META" | jq_py "d['last']")
+
+# ---- 1. throughput ---------------------------------------------------------------------------
+log "== throughput: cat of $MIB MiB ($EXPECTED bytes through the pty), renderer $RENDERER"
+launch
+api /v1/version >/dev/null 2>&1 || sleep 2
+if ! poll settled 30 >/dev/null 2>"$ART/poll.err"; then
+  grep -q 'no /v1/debug/streams' "$ART/poll.err" && skip "$BIN has no GET /v1/debug/streams (make build)"
+  log "the page never attached its pane"; exit 1
+fi
+TID=$(api /v1/debug/streams | jq_py "d[-1]['terminalId']")
+focus_pane
+type_until "stty size > $H/size.txt" "$H/size.txt" || { import -window root "$ART/fail-type.png"; log "typed command never ran"; exit 1; }
+read -r ROWS COLS < "$H/size.txt"
+app_rates=()
+for r in $(seq "$RUNS"); do
+  xdotool type --delay 10 "cat $DATA"
+  poll settled 30 >/dev/null
+  poll acked "$TID" $((EXPECTED + 2)) 600 > "$H/acked.out" & # + the echo of Return
+  AUX_PID=$!
+  sleep 0.3 # the poller has taken its base
+  t0=$(now_ms)
+  xdotool key Return
+  wait "$AUX_PID" || { AUX_PID=""; import -window root "$ART/fail-cat.png"; log "cat never fully acknowledged"; exit 1; }
+  AUX_PID=""
+  read -r t1 _ < "$H/acked.out"
+  ms=$((t1 - t0))
+  rate=$(awk -v b="$EXPECTED" -v ms="$ms" 'BEGIN {printf "%.1f", b / ms / 1000}')
+  app_rates+=("$rate")
+  log "throughput run $r: reprise $rate MB/s ($ms ms)"
+  poll settled 30 >/dev/null
+  if [ "$r" = 1 ]; then sleep 0.5; import -window root "$ART/throughput-app.png"; fi
+done
+# The file's last line must have reached the terminal (its scrollback log; the screenshot shows
+# the window).
+grep -qF "$LAST" "$H/scrollback/$TID.log" || log "warning: the last line is not in the pane's log"
+kill_app
+
+# The bare page, sized to the same columns and rows (cell 8x17 px with this font; the page
+# reports what it got).
+W=$((COLS * 8 + 18)); HH=$((ROWS * 17 + 8))
+node e2e/bench/desktop-bare.mjs serve "$DATA" "$RUNS" "$W" "$HH" "$RENDERER" > "$H/bare.out" &
+AUX_PID=$!
+for _ in $(seq 50); do [ -s "$H/bare.out" ] && break; sleep 0.1; done
+"$PY" scripts/bench-desktop-webkit.py open "$(head -1 "$H/bare.out")" --size 1280x800 --title-exit bench-done --timeout 300 2>>"$ART/webkit.err" ||
+  { log "the bare page did not finish (see $ART/webkit.err)"; exit 1; }
+wait "$AUX_PID" || true; AUX_PID=""
+bare_rates=()
+while read -r line; do
+  echo "$line" | jq_py "'error' not in d" | grep -q True || { log "bare page: $line"; exit 1; }
+  rate=$(echo "$line" | jq_py "'%.1f' % (d['bytes'] / d['ms'] / 1000)")
+  bare_rates+=("$rate")
+  log "throughput run $(echo "$line" | jq_py "d['run']"): bare xterm.js $rate MB/s ($(echo "$line" | jq_py "d['ms']") ms)"
+done < <(tail -n +2 "$H/bare.out")
+BARE_INFO=$(tail -1 "$H/bare.out" | jq_py "'%s, %dx%d, last line %s' % (d['renderer'], d['cols'], d['rows'], 'ok' if d['lastLine'] == '''$LAST''' else 'WRONG')")
+APP_MED=$(printf '%s\n' "${app_rates[@]}" | median)
+BARE_MED=$(printf '%s\n' "${bare_rates[@]}" | median)
+
+# ---- 2. memory -------------------------------------------------------------------------------
+log "== memory: 1 pane, then $PANES panes (tabs)"
+fresh_home
+launch
+poll settled 30 >/dev/null
+sleep 3
+log "1 pane:"
+M1=$(mem3)
+focus_pane
+for _ in $(seq $((PANES - 1))); do xdotool key ctrl+shift+t; sleep 0.4; done
+poll attached "$PANES" 60 >/dev/null || { import -window root "$ART/fail-panes.png"; log "$PANES panes never attached"; exit 1; }
+poll settled 30 >/dev/null
+sleep 3
+import -window root "$ART/memory-$PANES-panes.png"
+log "$PANES panes:"
+MN=$(mem3)
+kill_app
+
+# ---- 3. cold start ---------------------------------------------------------------------------
+log "== cold start: 4 panes with scrollback"
+fresh_home
+launch
+poll settled 30 >/dev/null
+focus_pane
+xdotool key ctrl+shift+d; sleep 0.5 # split right: the new pane has the focus
+xdotool key ctrl+shift+e; sleep 0.5 # split it down
+xdotool key alt+Left; sleep 0.3
+xdotool key ctrl+shift+e; sleep 0.5 # split the left one down
+poll attached 4 30 >/dev/null || { import -window root "$ART/fail-split.png"; log "no 4 panes"; exit 1; }
+i=0
+for xy in "320 220" "960 220" "320 600" "960 600"; do # click into each pane of the 2x2 grid
+  i=$((i + 1))
+  focus_pane $xy; sleep 0.5
+  type_until "seq -f 'pane $i line %g of scrollback' 5000 && echo ok > $H/done$i" "$H/done$i" || { import -window root "$ART/fail-seq.png"; log "typing into pane $i failed"; exit 1; }
+done
+poll settled 30 >/dev/null
+n=$(grep -l "line 5000 of scrollback" "$H"/scrollback/*.log | wc -l)
+[ "$n" = 4 ] || { import -window root "$ART/fail-seq.png"; log "$n panes of 4 have their scrollback"; exit 1; }
+sleep 1
+import -window root "$ART/coldstart-before.png"
+kill_app
+declare -A T_WIN T_ATT T_REN
+for variant in warm cold; do
+  for r in $(seq "$RUNS"); do
+    [ "$variant" = cold ] && kill_daemon
+    launch
+    out=$(poll attached 4 60) || { import -window root "$ART/fail-$variant.png"; log "$variant start: panes never attached"; exit 1; }
+    import -window root "$ART/coldstart-$variant-$r.png"
+    read -r ta tr _ <<<"$out"
+    T_WIN[$variant]+="$((T_WINDOW - T_EXEC)) "; T_ATT[$variant]+="$((ta - T_EXEC)) "; T_REN[$variant]+="$((tr - T_EXEC)) "
+    log "$variant start run $r: window $((T_WINDOW - T_EXEC)) ms, 4 panes attached $((ta - T_EXEC)) ms, replays written $((tr - T_EXEC)) ms ($(echo "$out" | cut -d' ' -f3- | jq_py "sum(s['sent'] for s in d)") bytes)"
+    poll settled 30 >/dev/null || true
+    kill_app
+  done
+done
+
+# ---- report ----------------------------------------------------------------------------------
+echo
+echo "== real window (WebKitGTK $("$PY" -c "import gi; gi.require_version('WebKit2','4.1'); from gi.repository import WebKit2 as W; print('%d.%d.%d' % (W.get_major_version(), W.get_minor_version(), W.get_micro_version()))"), Xvfb, xterm.js $RENDERER renderer; medians of $RUNS)"
+printf 'cat %s MiB: reprise %s MB/s (%sx%s), bare xterm.js %s MB/s (%s), ratio %s\n' "$MIB" "$APP_MED" "$COLS" "$ROWS" "$BARE_MED" "$BARE_INFO" \
+  "$(awk -v a="$APP_MED" -v b="$BARE_MED" 'BEGIN {printf "%.2f", a/b}')"
+printf 'memory (app + WebKit + daemon RSS): 1 pane %d MiB, %d panes %d MiB, %.1f MiB per extra pane\n' \
+  $((M1 / 1024)) "$PANES" $((MN / 1024)) "$(awk -v a="$MN" -v b="$M1" -v n="$PANES" 'BEGIN {print (a-b)/1024/(n-1)}')"
+for variant in warm cold; do
+  printf 'start with 4 panes (%s, daemon %s): window %s ms, panes attached %s ms, replays in xterm.js %s ms\n' "$variant" \
+    "$([ "$variant" = warm ] && echo kept || echo killed)" \
+    "$(echo "${T_WIN[$variant]}" | tr ' ' '\n' | grep . | median)" "$(echo "${T_ATT[$variant]}" | tr ' ' '\n' | grep . | median)" \
+    "$(echo "${T_REN[$variant]}" | tr ' ' '\n' | grep . | median)"
+done
+echo "screenshots: $ART"
