@@ -2,7 +2,7 @@
 // Browser benchmarks for Reprise (not pass/fail). Each figure is the median over RUNS runs, next
 // to an anchor measured in the same run on the same machine.
 //
-//   node e2e/bench/run.mjs [--runs N] [--renderer dom|webgl] [--mib N] [--extra-mib N]
+//   node e2e/bench/run.mjs [--runs N] [--renderer dom|webgl] [--socket worker|main] [--mib N] [--extra-mib N]
 //       [--datasets plain,ls,utf8] [--integrity-mib N]
 //       [--only throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle]
 //
@@ -88,6 +88,8 @@ const opt = (name, def) => {
 };
 const RUNS = Math.max(3, parseInt(opt('runs', '3'), 10));
 const RENDERER = opt('renderer', 'dom');
+// Where the app's WebSocket lives: 'worker' (the default) or 'main' (?socket=main), to compare.
+const SOCKET = opt('socket', 'worker');
 const MIB = parseFloat(opt('mib', '32'));
 const EXTRA_MIB = parseFloat(opt('extra-mib', String(Math.min(16, MIB))));
 const DATASETS = opt('datasets', 'plain,ls,utf8').split(',');
@@ -1053,7 +1055,7 @@ try {
   const data = ONLY.has('throughput') ? writeData(server) : {};
   const raw = data.plain ? await timed('raw WebSocket', () => benchRawWebSocket(browser, server, data.plain)) : null;
   const rawEcho = ONLY.has('latency') ? await timed('raw echo', () => benchRawEcho(browser, server)) : null;
-  const url = RENDERER === 'dom' ? server.url + '&renderer=dom' : server.url;
+  const url = (RENDERER === 'dom' ? server.url + '&renderer=dom' : server.url) + (SOCKET === 'main' ? '&socket=main' : '');
   let page = await openPage(browser, url, { initScript: latencyInitScript });
   await quietNetwork(page);
   const [pane] = await paneIds(page);
