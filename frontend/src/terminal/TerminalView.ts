@@ -15,6 +15,7 @@ import { shortcutFor, type Shortcut } from '../keys';
 import { canReadClipboard, openExternal, readClipboard, writeClipboard } from '../platform';
 import { FlowControl } from '../stream/flow';
 import { InputBatcher } from '../stream/input';
+import { pickRenderer } from './renderer';
 import { currentScheme, onSchemeChange, themeFor } from './theme';
 
 /** What the view needs from the host. */
@@ -46,17 +47,6 @@ export interface ViewStats {
 }
 
 const RESIZE_DEBOUNCE_MS = 80;
-
-/** How the terminal is drawn: WebGL unless ?renderer=dom or localStorage reprise.renderer=dom. */
-function wantWebgl(): boolean {
-  try {
-    const q = new URLSearchParams(location.search).get('renderer');
-    const pref = q ?? localStorage.getItem('reprise.renderer');
-    return pref !== 'dom';
-  } catch {
-    return true;
-  }
-}
 
 export class TerminalView {
   readonly term: XTerm;
@@ -137,7 +127,7 @@ export class TerminalView {
     }));
     t.loadAddon(new Unicode11Addon());
     t.unicode.activeVersion = '11';
-    if (wantWebgl()) this.loadWebgl();
+    if (pickRenderer() === 'webgl') this.loadWebgl();
 
     t.attachCustomKeyEventHandler((ev) => this.onKey(ev));
     this.disposables.push(

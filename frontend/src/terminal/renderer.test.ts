@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { chooseRenderer } from './renderer';
+
+describe('chooseRenderer', () => {
+  it('uses WebGL on a GPU', () => {
+    expect(chooseRenderer(null, 'ANGLE (Intel, Mesa Intel(R) UHD Graphics 620 (KBL GT2), OpenGL 4.6)')).toBe('webgl');
+    expect(chooseRenderer(null, 'Apple M2')).toBe('webgl');
+    expect(chooseRenderer(null, 'NVIDIA GeForce RTX 3070/PCIe/SSE2')).toBe('webgl');
+  });
+
+  it('uses the DOM renderer on a software rasterizer or without WebGL', () => {
+    expect(chooseRenderer(null, 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)')).toBe('dom');
+    expect(chooseRenderer(null, 'llvmpipe (LLVM 15.0.6, 256 bits)')).toBe('dom');
+    expect(chooseRenderer(null, 'Mesa softpipe')).toBe('dom');
+    expect(chooseRenderer(null, null)).toBe('dom');
+  });
+
+  it('follows a forced choice either way', () => {
+    expect(chooseRenderer('webgl', 'llvmpipe (LLVM 15.0.6, 256 bits)')).toBe('webgl');
+    expect(chooseRenderer('dom', 'Apple M2')).toBe('dom');
+    expect(chooseRenderer('bogus', 'Apple M2')).toBe('webgl');
+  });
+});

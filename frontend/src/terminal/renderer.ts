@@ -1,0 +1,56 @@
+// Which xterm.js renderer a terminal uses. WebGL is the fast one on a real
+// GPU; on a software rasterizer (SwiftShader, llvmpipe: a VM, a remote
+// desktop, Xvfb) it is the slowest by far — measured here ~1 MB/s against
+// 14–25 MB/s for the DOM renderer — so "auto" picks DOM there.
+//
+// ?renderer=webgl|dom or localStorage "reprise.renderer" = webgl|dom forces one.
+
+export type RendererChoice = 'webgl' | 'dom';
+
+const SOFTWARE = /swiftshader|llvmpipe|softpipe|software|lavapipe|microsoft basic render/i;
+
+/** pref: a forced choice or null; glRenderer: the WebGL renderer string, null without WebGL. */
+export function chooseRenderer(pref: string | null, glRenderer: string | null): RendererChoice {
+  if (pref === 'dom' || pref === 'webgl') return pref;
+  if (glRenderer === null) return 'dom';
+  return SOFTWARE.test(glRenderer) ? 'dom' : 'webgl';
+}
+
+/** The user's forced choice, if any. */
+export function rendererPreference(): string | null {
+  try {
+    return new URLSearchParams(location.search).get('renderer') ?? localStorage.getItem('reprise.renderer');
+  } catch {
+    return null;
+  }
+}
+
+let probed: string | null | undefined;
+
+/**
+ * The WebGL2 renderer string (unmasked where the browser allows), null when
+ * WebGL2 is unavailable. Probed once per page.
+ */
+export function webglRendererString(): string | null {
+  if (probed !== undefined) return probed;
+  probed = null;
+  try {
+    const canvas = document.createElement('canvas');
+    const gl = canvas.getContext('webgl2');
+    if (gl) {
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      probed = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+      gl.getExtension('WEBGL_lose_context')?.loseContext();
+    }
+  } catch {
+    probed = null;
+  }
+  return probed;
+}
+
+/** The renderer for a new terminal on this page. */
+export function pickRenderer(): RendererChoice {
+  const pref = rendererPreference();
+  if (pref === 'dom' || pref === 'webgl') return pref;
+  return chooseRenderer(null, webglRendererString());
+}
