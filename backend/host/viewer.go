@@ -61,6 +61,9 @@ func (v *Viewer) client(ctx context.Context) (*ptyclient.Client, error) {
 type Stream struct {
 	OnData func([]byte)
 	OnEnd  func() // the stream ended (detach, daemon connection lost)
+	// ReplayLines: what the terminal showed is sent as at most this many
+	// lines (0: all the daemon or the log has) — a page keeps no more.
+	ReplayLines int
 }
 
 // Attach streams a terminal: what it showed (the daemon's replay buffer, or
@@ -78,6 +81,7 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 		if err != nil {
 			return t, 0, err
 		}
+		tail = scrollback.LastLines(tail, s.ReplayLines)
 		if ok && len(tail) > 0 && s.OnData != nil {
 			s.OnData(tail)
 		}
@@ -103,7 +107,7 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 	v.mu.Unlock()
 	cnt := v.track(terminalID)
 	s.OnData = cnt.wrap(s.OnData)
-	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: s.OnData, OnEnd: s.OnEnd})
+	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: s.OnData, OnEnd: s.OnEnd, ReplayLines: s.ReplayLines})
 	if err != nil {
 		return t, 0, err
 	}

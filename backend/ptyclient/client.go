@@ -317,6 +317,9 @@ type SubscribeOptions struct {
 	OnData func([]byte)
 	OnExit func(SessionInfo)
 	OnEnd  func() // the connection ended or Unsubscribe was called
+	// ReplayLines: replay at most the last this many lines (0: the whole
+	// replay buffer). A viewer that keeps N lines of scrollback needs no more.
+	ReplayLines int
 }
 
 // Subscribe starts streaming a session. Only one subscription per session
@@ -331,7 +334,7 @@ func (c *Client) Subscribe(ctx context.Context, id string, o SubscribeOptions) (
 	// Registered before the request: output may arrive before the reply.
 	c.subs[id] = s
 	c.mu.Unlock()
-	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TSubscribe, Session: id}, nil)
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TSubscribe, Session: id, Lines: o.ReplayLines}, nil)
 	if err != nil {
 		c.mu.Lock()
 		if c.subs[id] == s {

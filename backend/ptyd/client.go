@@ -188,7 +188,7 @@ func (c *client) handle(f *ptyproto.Frame) {
 			s.forget(ss.id)
 			c.reply(h.Req, nil, nil)
 		case ptyproto.TSubscribe:
-			n, err := ss.subscribe(c)
+			n, err := ss.subscribe(c, h.Lines)
 			c.reply(h.Req, &ptyproto.Header{Type: ptyproto.TSubscribed, Session: ss.id, Replay: n}, err)
 		case ptyproto.TUnsubscribe:
 			ss.unsubscribe(c)

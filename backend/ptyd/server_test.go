@@ -54,6 +54,12 @@ type output struct {
 
 func subscribe(t *testing.T, c *ptyclient.Client, id string) *output {
 	t.Helper()
+	return subscribeLines(t, c, id, 0)
+}
+
+// subscribeLines subscribes asking for at most lines lines of replay (0: all).
+func subscribeLines(t *testing.T, c *ptyclient.Client, id string, lines int) *output {
+	t.Helper()
 	o := &output{exit: make(chan ptyproto.SessionInfo, 1)}
 	// Output can arrive before Subscribe returns (it runs on the client's
 	// reader goroutine, which must never block): bytes that come before
@@ -74,7 +80,8 @@ func subscribe(t *testing.T, c *ptyclient.Client, id string) *output {
 				sb.Ack(n)
 			}
 		},
-		OnExit: func(i ptyproto.SessionInfo) { o.exit <- i },
+		OnExit:      func(i ptyproto.SessionInfo) { o.exit <- i },
+		ReplayLines: lines,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +206,25 @@ func TestEnvCwdAndBadCwd(t *testing.T) {
 	_, err = c.Open(context.Background(), ptyclient.OpenRequest{ID: "../evil", Argv: []string{"/bin/sh"}, Cwd: cwd})
 	if err == nil {
 		t.Fatal("hostile id accepted")
+	}
+}
+
+func TestReplayAtMostTheLinesAsked(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "first"})
+	open(t, c, "t_lines", "/bin/sh", "-c", "seq 1 200; exec sleep 30")
+	subscribe(t, c, "t_lines").waitFor(t, "200\r\n")
+
+	// A later viewer that keeps 5 lines gets the last 5, whole; one that says nothing gets all.
+	five := subscribeLines(t, dial(t, sock, ptyclient.Options{Name: "five"}), "t_lines", 5)
+	all := subscribe(t, dial(t, sock, ptyclient.Options{Name: "all"}), "t_lines")
+	all.waitFor(t, "200\r\n")
+	five.waitFor(t, "200\r\n")
+	if got, want := five.String(), "196\r\n197\r\n198\r\n199\r\n200\r\n"; got != want {
+		t.Fatalf("replay of 5 lines = %q, want %q", got, want)
+	}
+	if !strings.HasPrefix(all.String(), "1\r\n2\r\n3\r\n") {
+		t.Fatalf("full replay starts %q", all.String()[:min(20, len(all.String()))])
 	}
 }
 

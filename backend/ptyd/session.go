@@ -465,13 +465,13 @@ func (ss *session) close(keepLog bool) {
 	ss.hangup(2 * time.Second)
 }
 
-func (ss *session) subscribe(c *client) (int64, error) {
+func (ss *session) subscribe(c *client, lines int) (int64, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if _, dup := ss.subs[c]; dup {
 		return 0, errors.New("subscribe: already subscribed")
 	}
-	b := &sub{c: c, s: ss, pending: ss.ring.Bytes()}
+	b := &sub{c: c, s: ss, pending: scrollback.LastLines(ss.ring.Bytes(), lines)}
 	n := int64(len(b.pending))
 	if ss.exited {
 		inf := ss.exit

@@ -44,7 +44,7 @@ const (
 	TClose       = "close"       // c→d {req, session, keepLog}
 	TList        = "list"        // c→d {req} / d→c {req, sessions}
 	TCollect     = "collect"     // c→d {req, session}: forget an exited session
-	TSubscribe   = "subscribe"   // c→d {req, session} → TSubscribed then TOutput frames
+	TSubscribe   = "subscribe"   // c→d {req, session, lines} → TSubscribed then TOutput frames
 	TSubscribed  = "subscribed"  // d→c {req, session, replay}
 	TUnsubscribe = "unsubscribe" // c→d {req, session}
 	TOutput      = "output"      // d→c {session}; payload = pty bytes
@@ -75,6 +75,9 @@ type Header struct {
 	Signal  string   `json:"sig,omitempty"`
 	Bytes   int64    `json:"n,omitempty"`
 	Replay  int64    `json:"replay,omitempty"`
+	// Lines, on subscribe: replay at most the last Lines lines of the
+	// buffer (0: all of it). A daemon that predates it replays everything.
+	Lines int `json:"lines,omitempty"`
 
 	Info     *SessionInfo  `json:"info,omitempty"`
 	Sessions []SessionInfo `json:"sessions,omitempty"`

@@ -208,3 +208,27 @@ func LastWrite(dir, id string) (t time.Time, ok bool) {
 	}
 	return st.ModTime(), true
 }
+
+// LastLines returns the end of p that holds its last n lines: everything
+// after the n-th newline from the end (a last line without a newline, such
+// as a prompt, counts as one). n <= 0, or fewer than n newlines, returns p.
+// The cut is always just after a '\n', so it never splits a UTF-8
+// character or a CSI escape sequence.
+func LastLines(p []byte, n int) []byte {
+	if n <= 0 {
+		return p
+	}
+	end := len(p)
+	if end > 0 && p[end-1] == '\n' {
+		end-- // the final newline ends the last line; it does not start an empty one
+	}
+	for i := end - 1; i >= 0; i-- {
+		if p[i] == '\n' {
+			n--
+			if n == 0 {
+				return p[i+1:]
+			}
+		}
+	}
+	return p
+}

@@ -79,3 +79,26 @@ func TestHostileIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestLastLines(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"a\nb\nc\n", 2, "b\nc\n"},
+		{"a\nb\nc\nprompt$ ", 2, "c\nprompt$ "},
+		{"a\nb\nc\n", 3, "a\nb\nc\n"},
+		{"a\nb\nc\n", 10, "a\nb\nc\n"},
+		{"a\nb\nc\n", 0, "a\nb\nc\n"},
+		{"a\nb\nc\n", 1, "c\n"},
+		{"no newline", 1, "no newline"},
+		{"", 3, ""},
+		{"\n\n\n", 1, "\n"},
+		{"x\r\n日本\r\n\x1b[31mred\x1b[0m\r\n", 2, "日本\r\n\x1b[31mred\x1b[0m\r\n"},
+	} {
+		if got := string(LastLines([]byte(c.in), c.n)); got != c.want {
+			t.Errorf("LastLines(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

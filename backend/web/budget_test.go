@@ -57,7 +57,7 @@ func TestWireBudgets(t *testing.T) {
 			t.Fatal(err)
 		}
 		var a attachResult
-		if err := cold.call("attach", map[string]any{"terminalId": hello.Layout.Tabs[0].Root.TerminalID, "cols": 120, "rows": 40}, &a); err != nil {
+		if err := cold.call("attach", map[string]any{"terminalId": hello.Layout.Tabs[0].Root.TerminalID, "cols": 120, "rows": 40, "lines": 10000 + 40}, &a); err != nil {
 			t.Fatal(err)
 		}
 		cold.waitText(a.Handle, "line 10000 of the ten")

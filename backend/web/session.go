@@ -496,6 +496,7 @@ func (s *session) attach(req request) (any, error) {
 		TerminalID string `json:"terminalId"`
 		Cols       uint16 `json:"cols"`
 		Rows       uint16 `json:"rows"`
+		Lines      int    `json:"lines"` // replay at most this many lines (the page's scrollback + rows); 0: all
 	}](req.Params)
 	if err != nil {
 		return nil, err
@@ -512,7 +513,8 @@ func (s *session) attach(req request) (any, error) {
 	s.mu.Unlock()
 
 	t, replay, err := s.viewer.Attach(s.ctx, p.TerminalID, p.Cols, p.Rows, host.Stream{
-		OnData: func(b []byte) { s.deliver(a, b) },
+		OnData:      func(b []byte) { s.deliver(a, b) },
+		ReplayLines: max(p.Lines, 0),
 	})
 	if err != nil {
 		s.mu.Lock()

@@ -297,3 +297,31 @@ func TestLayoutOpsBroadcast(t *testing.T) {
 }
 
 func wailsLikeOrigin(*Server) string { return "" }
+
+// A page that keeps N lines asks for N: the replay holds the last N lines, whole.
+func TestAttachReplaysAtMostTheLinesAsked(t *testing.T) {
+	s, _, _ := startServerHost(t)
+	setup := connect(t, s, "")
+	hello, h0 := firstTerminal(t, setup)
+	setup.input(h0, "seq -f 'row %05g' 1 3000\n")
+	setup.waitText(h0, "row 03000")
+	tid := hello.Layout.Tabs[0].Root.TerminalID
+
+	p := connect(t, s, "")
+	var h helloResult
+	if err := p.call("hello", nil, &h); err != nil {
+		t.Fatal(err)
+	}
+	var a attachResult
+	if err := p.call("attach", map[string]any{"terminalId": tid, "cols": 100, "rows": 30, "lines": 100}, &a); err != nil {
+		t.Fatal(err)
+	}
+	p.waitText(a.Handle, "row 03000")
+	got := p.text(a.Handle)
+	if !strings.Contains(got, "row 02905") || strings.Contains(got, "row 02800") {
+		t.Fatalf("replay of 100 lines: want about rows 2902–3000, got %d bytes starting %q", len(got), got[:min(40, len(got))])
+	}
+	if n := strings.Count(got, "\n"); n > 100 {
+		t.Fatalf("replay has %d lines, want at most 100", n)
+	}
+}

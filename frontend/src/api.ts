@@ -72,7 +72,8 @@ export interface ForegroundResult {
 /** Method name → [params, result]. */
 export interface Methods {
   hello: [Record<string, never>, HelloResult];
-  attach: [{ terminalId: string; cols: number; rows: number }, AttachResult];
+  /** lines: replay at most this many lines of what the terminal showed (absent: all). */
+  attach: [{ terminalId: string; cols: number; rows: number; lines?: number }, AttachResult];
   detach: [{ handle: number }, Record<string, never>];
   resize: [{ terminalId: string; cols: number; rows: number }, Record<string, never>];
   'layout.get': [Record<string, never>, Layout];

@@ -88,6 +88,17 @@ describe('Backend', () => {
     expect(b.state).toBe('open');
   });
 
+  it('asks for at most the lines the view keeps, and nothing extra when it does not say', async () => {
+    const { t, b } = await started();
+    await b.attach('t1', 80, 24, () => {}, 10024);
+    await b.attach('t2', 100, 30, () => {});
+    const attaches = t.requests.filter((r) => r.method === 'attach').map((r) => r.params);
+    expect(attaches).toEqual([
+      { terminalId: 't1', cols: 80, rows: 24, lines: 10024 },
+      { terminalId: 't2', cols: 100, rows: 30 },
+    ]);
+  });
+
   it('routes output frames to the attachment that owns the handle', async () => {
     const { t, b } = await started();
     const a: string[] = [];

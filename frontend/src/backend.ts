@@ -128,9 +128,10 @@ export class Backend {
     return this.call('hello', {});
   }
 
-  async attach(terminalId: string, cols: number, rows: number, sink: OutputSink): Promise<Attachment> {
+  /** lines: replay at most this many lines of what the terminal showed (0: all). */
+  async attach(terminalId: string, cols: number, rows: number, sink: OutputSink, lines = 0): Promise<Attachment> {
     const gen = this.generation;
-    const res: AttachResult = await this.call('attach', { terminalId, cols, rows });
+    const res: AttachResult = await this.call('attach', lines > 0 ? { terminalId, cols, rows, lines } : { terminalId, cols, rows });
     // Runs in the microtask right after the response, before the next socket
     // message, so the replay that follows the response lands here.
     if (gen !== this.generation) throw new Error('attach: connection lost');

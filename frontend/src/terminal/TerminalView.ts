@@ -20,7 +20,7 @@ import { currentScheme, onSchemeChange, themeFor } from './theme';
 
 /** What the view needs from the host. */
 export interface TerminalHost {
-  attach(terminalId: string, cols: number, rows: number, sink: OutputSink): Promise<Attachment>;
+  attach(terminalId: string, cols: number, rows: number, sink: OutputSink, lines?: number): Promise<Attachment>;
   resize(terminalId: string, cols: number, rows: number): Promise<void>;
   onHello(cb: (h: HelloResult, reconnected: boolean) => void): () => void;
 }
@@ -256,7 +256,8 @@ export class TerminalView {
     };
     const { cols, rows } = this.term;
     try {
-      att = await this.opts.host.attach(this.terminalId, cols, rows, sink);
+      // The replay need not hold more lines than xterm keeps: its scrollback and the screen.
+      att = await this.opts.host.attach(this.terminalId, cols, rows, sink, (this.term.options.scrollback ?? 1000) + rows);
     } catch (err) {
       if (seq === this.attachSeq) {
         flow.dispose();

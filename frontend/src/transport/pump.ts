@@ -3,17 +3,11 @@
 // time (the page says "next" when it has handled a batch).
 
 import { Coalescer } from '../stream/coalesce';
+import type { SocketLike } from './websocket';
 import type { FromWorker, ToWorker } from './worker-protocol';
 
-export interface WorkerSideSocket {
-  binaryType: string;
-  onopen: ((ev: unknown) => void) | null;
-  onclose: ((ev: unknown) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-  send(data: string | ArrayBufferLike | ArrayBufferView): void;
-  close(): void;
-}
+/** The worker's WebSocket: the same surface the transport uses on the main thread. */
+export type WorkerSideSocket = SocketLike;
 
 export interface PumpOptions {
   createSocket: (url: string) => WorkerSideSocket;

@@ -17,6 +17,7 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 /** The host's WebSocket as the worker sees it. */
 class HostSocket implements WorkerSideSocket {
   binaryType = 'blob';
+  readyState = 1;
   onopen: ((ev: unknown) => void) | null = null;
   onclose: ((ev: unknown) => void) | null = null;
   onerror: ((ev: unknown) => void) | null = null;
