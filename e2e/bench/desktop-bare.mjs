@@ -17,26 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startBareXterm, XTERM_DIR } from '../lib/bare-xterm.mjs';
-
-/** ~size bytes of text lines (printable ASCII, 20–120 columns), deterministic: as bench/run.mjs. */
-function makeText(size) {
-  const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua 0123456789 {}[]()<>=+-*/ ERROR WARN INFO DEBUG'.split(' ');
-  let seed = 42;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  const parts = [];
-  let n = 0;
-  let lineNo = 0;
-  while (n < size) {
-    let line = `${String(++lineNo).padStart(7, '0')} `;
-    const width = 20 + Math.floor(rnd() * 100);
-    while (line.length < width) line += words[Math.floor(rnd() * words.length)] + ' ';
-    line = line.slice(0, width) + '\n';
-    parts.push(line);
-    n += line.length;
-  }
-  const buf = Buffer.from(parts.join(''), 'latin1');
-  return { buf, lines: parts.length, last: parts[parts.length - 1].trimEnd() };
-}
+import { makePlainText } from '../lib/bench-data.mjs';
 
 // Runs in the page: RUNS writes of window.data, each POSTed to /result.
 const BENCH_JS = `
@@ -48,30 +29,7 @@ const BENCH_JS = `
     const data = new Uint8Array(await (await fetch('/data')).arrayBuffer());
     await new Promise((r) => setTimeout(r, 500));
     for (let run = 1; run <= runs; run++) {
-      const res = await new Promise((resolve) => {
-        term.reset();
-        const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
-        let off = 0, pending = 0, rendered = 0, waiting = false;
-        const t0 = performance.now();
-        const pump = () => {
-          waiting = false;
-          while (off < data.length && pending < HIGH) {
-            const c = data.subarray(off, Math.min(off + CHUNK, data.length));
-            off += c.length;
-            pending += c.length;
-            term.write(c, () => {
-              pending -= c.length;
-              rendered += c.length;
-              if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
-              else if (!waiting && pending < LOW) {
-                waiting = true;
-                setTimeout(pump, 0);
-              }
-            });
-          }
-        };
-        pump();
-      });
+      const res = await window.feed(data);
       await new Promise((r) => requestAnimationFrame(() => r()));
       const el = document.querySelector('.xterm-screen').getBoundingClientRect();
       await post({ run, ...res, renderer: window.renderer, cols: term.cols, rows: term.rows,
@@ -142,7 +100,7 @@ async function serve(file, runs, w, h, renderer) {
 const [cmd, ...rest] = process.argv.slice(2);
 if (cmd === 'gen') {
   const [file, mib] = rest;
-  const d = makeText(Math.round(parseFloat(mib) * 1024 * 1024));
+  const d = makePlainText(Math.round(parseFloat(mib) * 1024 * 1024));
   writeFileSync(file, d.buf);
   console.log(JSON.stringify({ bytes: d.buf.length, lines: d.lines, expected: d.buf.length + d.lines, last: d.last }));
 } else if (cmd === 'serve') {

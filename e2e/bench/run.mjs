@@ -154,61 +154,95 @@ async function quietNetwork(page) {
   await cdp.send('Network.disable');
 }
 
-async function benchRawWebSocket(browser, server, data) {
-  const tid = (await lib.terminalsList(server.home))[0].id;
+/**
+ * A page on the server's origin with no app loaded, and in it window.rawClient(tid, token): a
+ * bare WebSocket client of docs/wire.md attached to terminal tid (160×40) that acknowledges
+ * every 100 KB like the app. Returns { ctx, page }.
+ */
+async function rawClientPage(browser, server) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   await page.goto(`${server.origin}/bench-blank?token=${server.token}`);
   await quietNetwork(page);
+  await page.evaluate(() => {
+    window.rawClient = async (tid, token) => {
+      const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
+      ws.binaryType = 'arraybuffer';
+      await new Promise((ok, fail) => ((ws.onopen = ok), (ws.onerror = fail)));
+      let id = 0, h = 0;
+      const pend = {};
+      const c = {
+        unacked: 0,
+        /** Called with the payload size of every output frame. */
+        onOutput: null,
+        ack() {
+          if (!c.unacked) return;
+          ws.send(JSON.stringify({ method: 'ack', params: { handle: h, bytes: c.unacked } }));
+          c.unacked = 0;
+        },
+        call: (method, params) =>
+          new Promise((r) => {
+            pend[++id] = r;
+            ws.send(JSON.stringify({ id, method, params }));
+          }),
+        input(text) {
+          const b = new TextEncoder().encode(text);
+          const fr = new Uint8Array(5 + b.length);
+          fr[0] = 2;
+          new DataView(fr.buffer).setUint32(1, h);
+          fr.set(b, 5);
+          ws.send(fr);
+        },
+        close: () => ws.close(),
+      };
+      ws.onmessage = (e) => {
+        if (typeof e.data === 'string') {
+          const m = JSON.parse(e.data);
+          if (m.id && pend[m.id]) pend[m.id](m);
+          return;
+        }
+        const n = e.data.byteLength - 5;
+        c.unacked += n;
+        if (c.unacked >= 100 * 1024) c.ack();
+        if (c.onOutput) c.onOutput(n);
+      };
+      await c.call('hello', {});
+      h = (await c.call('attach', { terminalId: tid, cols: 160, rows: 40 })).result.handle;
+      return c;
+    };
+  });
+  return { ctx, page };
+}
+
+/**
+ * pty → daemon → host → WebSocket without xterm.js: a bare client (rawClientPage) runs `cat` of
+ * the file in the first terminal. Run before the app's page attaches anything.
+ */
+async function benchRawWebSocket(browser, server, data) {
+  const tid = (await lib.terminalsList(server.home))[0].id;
+  const { ctx, page } = await rawClientPage(browser, server);
   const rates = [];
   for (let r = 0; r < RUNS; r++) {
     const res = await page.evaluate(
       async ({ tid, token, file, expected }) => {
-        const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
-        ws.binaryType = 'arraybuffer';
-        await new Promise((ok, fail) => ((ws.onopen = ok), (ws.onerror = fail)));
-        let id = 0, got = 0, unacked = 0, t0 = 0, h = 0, done;
-        const pend = {};
+        const c = await window.rawClient(tid, token);
+        const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+        // Drain the replay, then type `clear; cat file` + Enter.
+        await sleep(300);
+        c.ack();
+        let got = 0, t0 = 0, done;
         const fin = new Promise((r) => (done = r));
-        const ack = () => {
-          ws.send(JSON.stringify({ method: 'ack', params: { handle: h, bytes: unacked } }));
-          unacked = 0;
-        };
-        ws.onmessage = (e) => {
-          if (typeof e.data === 'string') {
-            const m = JSON.parse(e.data);
-            if (m.id && pend[m.id]) pend[m.id](m);
-            return;
-          }
-          const n = e.data.byteLength - 5;
+        c.onOutput = (n) => {
           got += n;
-          unacked += n;
-          if (unacked >= 100 * 1024) ack();
           if (t0 && got >= expected) done(performance.now() - t0);
         };
-        const call = (method, params) =>
-          new Promise((r) => {
-            pend[++id] = r;
-            ws.send(JSON.stringify({ id, method, params }));
-          });
-        await call('hello', {});
-        h = (await call('attach', { terminalId: tid, cols: 160, rows: 40 })).result.handle;
-        // Drain the replay, then type `clear; cat file` + Enter.
-        await new Promise((r) => setTimeout(r, 300));
-        if (unacked) ack();
-        const cmd = new TextEncoder().encode(`clear; cat ${file}\r`);
-        const fr = new Uint8Array(5 + cmd.length);
-        fr[0] = 2;
-        new DataView(fr.buffer).setUint32(1, h);
-        fr.set(cmd, 5);
-        got = 0;
         t0 = performance.now();
-        ws.send(fr);
+        c.input(`clear; cat ${file}\r`);
         const ms = await fin;
         // Let the rest (the prompt) arrive, acknowledged, before the next run.
-        await new Promise((r) => setTimeout(r, 300));
-        if (unacked) ack();
-        ws.close();
+        await sleep(300);
+        c.ack();
+        c.close();
         return { ms, bytes: got };
       },
       { tid, token: server.token, file: data.file, expected: data.expected },
@@ -228,53 +262,19 @@ async function benchRawWebSocket(browser, server, data) {
  */
 async function benchRawEcho(browser, server) {
   const tid = (await lib.terminalsList(server.home))[0].id;
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  await page.goto(`${server.origin}/bench-blank?token=${server.token}`);
-  await quietNetwork(page);
+  const { ctx, page } = await rawClientPage(browser, server);
   const runs = await page.evaluate(
     async ({ tid, token, keys, runs }) => {
-      const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
-      ws.binaryType = 'arraybuffer';
-      await new Promise((ok, fail) => ((ws.onopen = ok), (ws.onerror = fail)));
-      let id = 0, unacked = 0, h = 0, waiting = null;
-      const pend = {};
-      const ack = () => {
-        if (!unacked) return;
-        ws.send(JSON.stringify({ method: 'ack', params: { handle: h, bytes: unacked } }));
-        unacked = 0;
-      };
-      ws.onmessage = (e) => {
-        if (typeof e.data === 'string') {
-          const m = JSON.parse(e.data);
-          if (m.id && pend[m.id]) pend[m.id](m);
-          return;
-        }
-        const n = e.data.byteLength - 5;
-        unacked += n;
-        if (unacked >= 100 * 1024) ack();
+      const c = await window.rawClient(tid, token);
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      let waiting = null;
+      c.onOutput = (n) => {
         if (waiting && n > 0) waiting(performance.now());
       };
-      const call = (method, params) =>
-        new Promise((r) => {
-          pend[++id] = r;
-          ws.send(JSON.stringify({ id, method, params }));
-        });
-      const input = (text) => {
-        const b = new TextEncoder().encode(text);
-        const fr = new Uint8Array(5 + b.length);
-        fr[0] = 2;
-        new DataView(fr.buffer).setUint32(1, h);
-        fr.set(b, 5);
-        ws.send(fr);
-      };
-      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-      await call('hello', {});
-      h = (await call('attach', { terminalId: tid, cols: 160, rows: 40 })).result.handle;
       await sleep(300);
-      input('clear; cat\r');
+      c.input('clear; cat\r');
       await sleep(500);
-      ack();
+      c.ack();
       const out = [];
       const letters = 'abcdefghijklmnopqrstuvwxyz';
       for (let r = 0; r < runs; r++) {
@@ -282,18 +282,18 @@ async function benchRawEcho(browser, server) {
         for (let i = 0; i < keys; i++) {
           const got = new Promise((res) => (waiting = res));
           const t0 = performance.now();
-          input(letters[i % letters.length]);
+          c.input(letters[i % letters.length]);
           s.push((await got) - t0);
           waiting = null;
-          ack();
+          c.ack();
           await sleep(5);
         }
         out.push(s);
       }
-      input('\x03');
+      c.input('\x03');
       await sleep(300);
-      ack();
-      ws.close();
+      c.ack();
+      c.close();
       return out;
     },
     { tid, token: server.token, keys: KEYS, runs: RUNS },
@@ -350,36 +350,9 @@ async function throughputRun(server, page, pane, data) {
   return { rate: res.bytes / secs, secs, cpu };
 }
 
-/** One bare xterm.js run over window.data (already loaded in the page). */
+/** One bare xterm.js run over window.data (already loaded in the page): lib/bare-xterm.mjs feed(). */
 function bareRun(bp) {
-  return bp.evaluate(
-    () =>
-      new Promise((resolve) => {
-        term.reset();
-        const data = window.data;
-        const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
-        let off = 0, pending = 0, rendered = 0, waiting = false;
-        const t0 = performance.now();
-        const pump = () => {
-          waiting = false;
-          while (off < data.length && pending < HIGH) {
-            const c = data.subarray(off, Math.min(off + CHUNK, data.length));
-            off += c.length;
-            pending += c.length;
-            term.write(c, () => {
-              pending -= c.length;
-              rendered += c.length;
-              if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
-              else if (!waiting && pending < LOW) {
-                waiting = true;
-                setTimeout(pump, 0);
-              }
-            });
-          }
-        };
-        pump();
-      }),
-  );
+  return bp.evaluate(() => window.feed(window.data));
 }
 
 /**
