@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
 	"github.com/reprise-dev/reprise/backend/ptyproto"
@@ -137,18 +136,13 @@ func (s *Server) open(h *ptyproto.Header, preamble []byte) (ptyproto.SessionInfo
 	cmd.Args[0] = h.Argv[0]
 	cmd.Dir = h.Cwd
 	cmd.Env = h.Env
-	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Cols: cols, Rows: rows}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	ptmx, err := startPty(cmd, cols, rows)
 	if err != nil {
 		s.forget(h.Session)
 		if ss.logw != nil {
 			ss.logw.Close()
 			_ = scrollback.Remove(s.cfg.ScrollbackDir, h.Session)
 		}
-		return ptyproto.SessionInfo{}, fmt.Errorf("start %s: %w", h.Argv[0], err)
-	}
-	if ptmx, err = pollable(ptmx); err != nil {
-		_ = cmd.Process.Kill()
-		s.forget(h.Session)
 		return ptyproto.SessionInfo{}, fmt.Errorf("start %s: %w", h.Argv[0], err)
 	}
 	ss.cmd, ss.ptmx, ss.pid = cmd, ptmx, cmd.Process.Pid
@@ -366,23 +360,6 @@ func (ss *session) resize(cols, rows uint16) error {
 		return err
 	}
 	return ierr
-}
-
-// pollable returns the pty master in non-blocking mode, registered with
-// Go's poller. creack/pty sets it up through File.Fd(), which leaves it
-// blocking; a blocking Read cannot be interrupted by Close, so a session
-// whose pty is held open by an orphan (`sleep 30 & exit`) would never end.
-func pollable(f *os.File) (*os.File, error) {
-	defer f.Close()
-	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("dup pty: %w", err)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return nil, fmt.Errorf("pty non-blocking: %w", err)
-	}
-	return os.NewFile(uintptr(fd), f.Name()), nil
 }
 
 func (ss *session) input(p []byte) error {
