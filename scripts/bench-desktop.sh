@@ -42,7 +42,6 @@ for c in Xvfb xdotool import node curl; do command -v "$c" >/dev/null || skip "n
 mkdir -p "$ART"
 
 H="$(mktemp -d /tmp/rbd.XXXXXX)" # short: socket paths are limited
-DISP=":$((200 + RANDOM % 300))"
 APP_PID=""; XVFB_PID=""; AUX_PID=""
 daemon_pid() { cat "$H/run/ptyd.lock" 2>/dev/null || true; }
 kill_app() { [ -n "$APP_PID" ] && { kill -9 "$APP_PID"; wait "$APP_PID"; } 2>/dev/null || true; APP_PID=""; }
@@ -62,11 +61,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-Xvfb "$DISP" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-XVFB_PID=$!
-export DISPLAY="$DISP"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
-xdotool getmouselocation >/dev/null 2>&1 || skip "Xvfb did not start on $DISP"
+. scripts/xvfb.sh
+start_xvfb 200 || skip "Xvfb did not start on $DISPLAY"
 
 mkdir -p "$H/u"
 export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME="$H/u" REPRISE_DEBUG_API=1

@@ -11,7 +11,6 @@ BIN="$PWD/build/bin/reprise"
 [ -x "$BIN" ] || { echo "desktop-smoke: $BIN not built (make build)"; exit 1; }
 
 H="$(mktemp -d /tmp/rdesk.XXXXXX)"
-DISP=":$((90 + RANDOM % 100))"
 APP_PID=""; XVFB_PID=""
 cleanup() {
   [ -n "$APP_PID" ] && { kill -9 "$APP_PID"; wait "$APP_PID"; } 2>/dev/null || true
@@ -22,10 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-Xvfb "$DISP" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
-XVFB_PID=$!
-export DISPLAY="$DISP"
-for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+. scripts/xvfb.sh
+start_xvfb 90 || { echo "desktop-smoke: Xvfb did not start on $DISPLAY"; exit 1; }
 
 # A fake Claude Code (internal/fakeagents) on PATH, and a HOME of its own.
 mkdir -p "$H/bin" "$H/u"
