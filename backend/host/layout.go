@@ -192,7 +192,7 @@ func (h *Host) RestartPane(ctx context.Context, paneID string) (*api.Layout, err
 	if old.EndedAt != nil {
 		when = *old.EndedAt
 	}
-	line := fmt.Sprintf("── the process above %s at %s; new shell below ──", how, when.Local().Format("2006-01-02 15:04:05"))
+	line := fmt.Sprintf("── the process above %s at %s; new shell below", how, when.Local().Format("2006-01-02 15:04:05"))
 	t, err := h.createTerminal(ctx, newTerminal{cwd: currentCwd(old), preamble: restorePreamble(tail, len(tail) == restoreTail, line)})
 	if err != nil {
 		return nil, err

@@ -124,7 +124,8 @@ func (h *Host) coldRespawn(ctx context.Context, old store.Terminal) error {
 		note = fmt.Sprintf(" Its directory %s is gone; the new shell starts in your home.", cwd)
 		cwd = userHome()
 	}
-	line := fmt.Sprintf("── %s at %s.%s ──", Divider, ended.Local().Format("2006-01-02 15:04:05"), note)
+	// No closing rule: the line must fit a half-width pane without wrapping.
+	line := fmt.Sprintf("── %s at %s.%s", Divider, ended.Local().Format("2006-01-02 15:04:05"), note)
 	preamble := restorePreamble(tail, len(tail) == restoreTail, line)
 	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, preamble: preamble, restoredFrom: old.ID, restoredEndedAt: &ended})
 	if err != nil {

@@ -7,7 +7,7 @@ import {
 } from '../lib/index.mjs';
 
 const DIVIDER = 'output above is from before this terminal ended';
-const DIVIDER_LINE = /^── output above is from before this terminal ended at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\. ──$/m;
+const DIVIDER_LINE = /^── output above is from before this terminal ended at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.$/m;
 
 test('kill -9 the daemon: restored contents, the divider, a fresh shell', { timeout: 90000 }, async (t) => {
   await withReprise('04-daemon-killed', async ({ page, home }) => {

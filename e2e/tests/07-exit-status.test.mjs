@@ -6,7 +6,7 @@ import {
   paneSel, terminalsList,
 } from '../lib/index.mjs';
 
-const RESTART_DIVIDER = /^── the process above exited with status 3 at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d; new shell below ──$/m;
+const RESTART_DIVIDER = /^── the process above exited with status 3 at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d; new shell below$/m;
 
 test('exit 3: exited state with the status, restart gives a new shell', { timeout: 90000 }, async (t) => {
   await withReprise('07-exit-status', async ({ page, home }) => {
