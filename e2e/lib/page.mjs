@@ -176,3 +176,33 @@ export async function shot(page, name) {
   await page.screenshot({ path: p });
   return p;
 }
+
+/** One request on the page's own protocol (docs/wire.md) over a second WebSocket of the page. */
+export function rpc(page, method, params) {
+  return page.evaluate(
+    ([method, params]) =>
+      new Promise((resolve, reject) => {
+        const token = new URLSearchParams(location.search).get('token') ?? '';
+        const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+        const timer = setTimeout(() => {
+          ws.close();
+          reject(new Error(`${method}: no answer`));
+        }, 20000);
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, method, params }));
+        ws.onmessage = (ev) => {
+          if (typeof ev.data !== 'string') return;
+          const m = JSON.parse(ev.data);
+          if (m.id !== 1) return;
+          clearTimeout(timer);
+          ws.close();
+          if (m.error) reject(new Error(`${method}: ${m.error}`));
+          else resolve(m.result);
+        };
+        ws.onerror = () => {
+          clearTimeout(timer);
+          reject(new Error(`${method}: socket error`));
+        };
+      }),
+    [method, params],
+  );
+}

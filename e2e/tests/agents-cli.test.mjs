@@ -4,34 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { withReprise, waitReady, waitForText, layout, shot, waitFor, REPRISE_BIN } from '../lib/index.mjs';
+import { withReprise, waitReady, waitForText, layout, shot, waitFor, REPRISE_BIN, NEEDS_GO, fakeWorld } from '../lib/index.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const go = ['/usr/local/go/bin/go', 'go'].find((g) => {
-  try {
-    execFileSync(g, ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
 
-test('agents create from the CLI: terminal id printed, pane appears, exact argv', { timeout: 180000, skip: go ? false : 'go is not installed' }, async () => {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'rcli.'));
-  const bin = path.join(tmp, 'bin');
-  const home = path.join(tmp, 'home');
-  const work = path.join(tmp, 'work dir');
-  mkdirSync(bin);
-  mkdirSync(home);
-  mkdirSync(work);
-  execFileSync(go, ['build', '-o', path.join(bin, 'claude'), './internal/fakeagents/cmd/claude'], { cwd: repo, stdio: 'inherit' });
-  const starts = path.join(tmp, 'starts.log');
-  const saved = { PATH: process.env.PATH, HOME: process.env.HOME, FAKE_AGENT_LOG: process.env.FAKE_AGENT_LOG };
-  Object.assign(process.env, { PATH: `${bin}:${process.env.PATH}`, HOME: home, FAKE_AGENT_LOG: starts });
+test('agents create from the CLI: terminal id printed, pane appears, exact argv', { timeout: 180000, skip: NEEDS_GO }, async () => {
+  const world = fakeWorld({ prefix: 'rcli.', workName: 'work dir', env: (dir) => ({ FAKE_AGENT_LOG: path.join(dir, 'starts.log') }) });
+  const { tmp, bin, work } = world;
+  const starts = process.env.FAKE_AGENT_LOG;
   try {
     await withReprise('agents-cli', async ({ page, home: rhome }) => {
       const hostile = `x'; touch ${tmp}/pwned; echo '$(id)`;
@@ -64,9 +45,6 @@ test('agents create from the CLI: terminal id printed, pane appears, exact argv'
       assert.equal(err.stderr.trim(), 'reprise: gemini was not found on PATH');
     });
   } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    world.done();
   }
 });

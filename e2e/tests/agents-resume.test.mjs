@@ -4,41 +4,14 @@
 // the conversation is back. The Sessions view lists the session.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { withReprise, waitReady, waitForText, layout, paneSel, shot, codeword, waitFor, typeInPane } from '../lib/index.mjs';
+import { withReprise, waitReady, waitForText, layout, paneSel, shot, codeword, waitFor, typeInPane, NEEDS_GO, fakeWorld } from '../lib/index.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function findGo() {
-  for (const g of [process.env.GO, '/usr/local/go/bin/go', 'go']) {
-    if (!g) continue;
-    try {
-      execFileSync(g, ['version'], { stdio: 'ignore' });
-      return g;
-    } catch {
-      // next
-    }
-  }
-  return null;
-}
-
-const go = findGo();
-
-test('agents resume: an interrupted agent is resumed in its own pane', { timeout: 240000, skip: go ? false : 'go is not installed (needed to build the fake agents)' }, async () => {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'rae2e.'));
-  const bin = path.join(tmp, 'bin');
-  const home = path.join(tmp, 'home');
-  mkdirSync(bin);
-  mkdirSync(home);
-  execFileSync(go, ['build', '-o', path.join(bin, 'claude'), './internal/fakeagents/cmd/claude'], { cwd: repo, stdio: 'inherit' });
-  // serve (and its terminals) take process.env: the fake first on PATH, a throwaway HOME.
-  const saved = { PATH: process.env.PATH, HOME: process.env.HOME };
-  process.env.PATH = `${bin}:${process.env.PATH}`;
-  process.env.HOME = home;
+test('agents resume: an interrupted agent is resumed in its own pane', { timeout: 240000, skip: NEEDS_GO }, async () => {
+  const world = fakeWorld({ prefix: 'rae2e.' });
+  const { home } = world;
   try {
     await withReprise('agents-resume', async ({ page }) => {
       // New agent menu: found agents first and enabled; missing ones disabled with a reason.
@@ -121,8 +94,6 @@ test('agents resume: an interrupted agent is resumed in its own pane', { timeout
       assert.deepEqual(page.errors, [], 'no page errors');
     });
   } finally {
-    process.env.PATH = saved.PATH;
-    process.env.HOME = saved.HOME;
-    rmSync(tmp, { recursive: true, force: true });
+    world.done();
   }
 });

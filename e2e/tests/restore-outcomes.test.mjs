@@ -12,26 +12,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   withReprise, openPage, startServe, waitReady, waitForText, waitForPrompt, layout, paneIds, paneSel, shot, codeword, waitFor,
-  killDaemon, daemonPid, alive, REPRISE_BIN,
+  killDaemon, daemonPid, alive, REPRISE_BIN, rpc, NEEDS_GO, fakeWorld,
 } from '../lib/index.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const go = [process.env.GO, '/usr/local/go/bin/go', 'go'].find((g) => {
-  if (!g) return false;
-  try {
-    execFileSync(g, ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
-const skip = go ? false : 'go is not installed (needed to build the fake claude)';
 
 /**
  * Page init script: records every state the panes' banners and outcome notices go through
@@ -107,36 +94,6 @@ function pageInit() {
   window.Worker = holding(window.Worker);
 }
 
-/** One request on the page's own protocol (docs/wire.md) over a second WebSocket of the page. */
-function rpc(page, method, params) {
-  return page.evaluate(
-    ([method, params]) =>
-      new Promise((resolve, reject) => {
-        const token = new URLSearchParams(location.search).get('token') ?? '';
-        const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
-        const timer = setTimeout(() => {
-          ws.close();
-          reject(new Error(`${method}: no answer`));
-        }, 20000);
-        ws.onopen = () => ws.send(JSON.stringify({ id: 1, method, params }));
-        ws.onmessage = (ev) => {
-          if (typeof ev.data !== 'string') return;
-          const m = JSON.parse(ev.data);
-          if (m.id !== 1) return;
-          clearTimeout(timer);
-          ws.close();
-          if (m.error) reject(new Error(`${method}: ${m.error}`));
-          else resolve(m.result);
-        };
-        ws.onerror = () => {
-          clearTimeout(timer);
-          reject(new Error(`${method}: socket error`));
-        };
-      }),
-    [method, params],
-  );
-}
-
 const bindings = (page) => page.evaluate(() => window.__reprise.bindings());
 const terminalOf = async (page, paneId) => page.getAttribute(paneSel(paneId), 'data-terminal-id');
 
@@ -167,31 +124,6 @@ function hookPids() {
     }
   }
   return out;
-}
-
-/** A fresh fake-claude world: the fake first on PATH, a throwaway HOME, a work directory. */
-function fakeWorld() {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'rre2e.'));
-  const bin = path.join(tmp, 'bin');
-  const home = path.join(tmp, 'home');
-  const work = path.join(tmp, 'work');
-  for (const d of [bin, home, work]) mkdirSync(d);
-  execFileSync(go, ['build', '-o', path.join(bin, 'claude'), './internal/fakeagents/cmd/claude'], { cwd: repo, stdio: 'inherit' });
-  const saved = { PATH: process.env.PATH, HOME: process.env.HOME };
-  // serve, its terminals and restore-check all take process.env.
-  process.env.PATH = `${bin}:${process.env.PATH}`;
-  process.env.HOME = home;
-  return {
-    tmp,
-    bin,
-    work,
-    claude: path.join(bin, 'claude'),
-    done() {
-      process.env.PATH = saved.PATH;
-      process.env.HOME = saved.HOME;
-      rmSync(tmp, { recursive: true, force: true });
-    },
-  };
 }
 
 /**
@@ -421,18 +353,18 @@ async function restartScenario(t, { label, hard, forecastTodo }) {
   }
 }
 
-test('restore after a hard stop (agents SIGKILLed, then the daemon): forecast, banner, Resume → resuming… → resumed', { timeout: 300000, skip }, (t) =>
+test('restore after a hard stop (agents SIGKILLed, then the daemon): forecast, banner, Resume → resuming… → resumed', { timeout: 300000, skip: NEEDS_GO }, (t) =>
   restartScenario(t, { label: 'restore-outcomes-hard', hard: true }),
 );
 
-test('restore after a reboot (serve stopped, daemon killed, agents hung up): forecast, banner, Resume → resuming… → resumed', { timeout: 300000, skip }, (t) =>
+test('restore after a reboot (serve stopped, daemon killed, agents hung up): forecast, banner, Resume → resuming… → resumed', { timeout: 300000, skip: NEEDS_GO }, (t) =>
   restartScenario(t, {
     label: 'restore-outcomes',
     hard: false,
   }),
 );
 
-test('continue after restarts: a daemon kill brings the agent back with no click', { timeout: 300000, skip }, async (t) => {
+test('continue after restarts: a daemon kill brings the agent back with no click', { timeout: 300000, skip: NEEDS_GO }, async (t) => {
   const world = fakeWorld();
   try {
     await withReprise('restore-auto', async (ctx) => {

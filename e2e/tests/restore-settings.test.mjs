@@ -7,53 +7,8 @@
 // - Sessions: a resumed session's last outcome, and Forget (asks first, then the row is gone).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { withReprise, waitReady, waitForText, waitForPrompt, layout, paneIds, paneSel, shot, codeword, waitFor, typeInPane } from '../lib/index.mjs';
+import { withReprise, waitReady, waitForText, waitForPrompt, layout, paneIds, paneSel, shot, codeword, waitFor, typeInPane, rpc, NEEDS_GO, fakeWorld } from '../lib/index.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const go = [process.env.GO, '/usr/local/go/bin/go', 'go'].find((g) => {
-  if (!g) return false;
-  try {
-    execFileSync(g, ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
-
-/** One request on the page's own protocol (docs/wire.md) over a second WebSocket of the page. */
-function rpc(page, method, params) {
-  return page.evaluate(
-    ([method, params]) =>
-      new Promise((resolve, reject) => {
-        const token = new URLSearchParams(location.search).get('token') ?? '';
-        const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
-        const timer = setTimeout(() => {
-          ws.close();
-          reject(new Error(`${method}: no answer`));
-        }, 20000);
-        ws.onopen = () => ws.send(JSON.stringify({ id: 1, method, params }));
-        ws.onmessage = (ev) => {
-          if (typeof ev.data !== 'string') return;
-          const m = JSON.parse(ev.data);
-          if (m.id !== 1) return;
-          clearTimeout(timer);
-          ws.close();
-          if (m.error) reject(new Error(`${method}: ${m.error}`));
-          else resolve(m.result);
-        };
-        ws.onerror = () => {
-          clearTimeout(timer);
-          reject(new Error(`${method}: socket error`));
-        };
-      }),
-    [method, params],
-  );
-}
 
 const setting = async (page, key) => (await rpc(page, 'settings.get', { key })).value;
 const statusText = (page, id) => page.textContent(`[data-testid=${id}-status]`);
@@ -213,16 +168,9 @@ test('outcome notices: every outcome, dismiss, Open Sessions, the banner first',
   });
 });
 
-test('Sessions: last outcome of a resumed session, and Forget', { timeout: 240000, skip: go ? false : 'go is not installed' }, async () => {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'rfe2e.'));
-  const bin = path.join(tmp, 'bin');
-  const home = path.join(tmp, 'home');
-  const work = path.join(tmp, 'work');
-  for (const d of [bin, home, work]) mkdirSync(d);
-  execFileSync(go, ['build', '-o', path.join(bin, 'claude'), './internal/fakeagents/cmd/claude'], { cwd: repo, stdio: 'inherit' });
-  const saved = { PATH: process.env.PATH, HOME: process.env.HOME };
-  process.env.PATH = `${bin}:${process.env.PATH}`;
-  process.env.HOME = home;
+test('Sessions: last outcome of a resumed session, and Forget', { timeout: 240000, skip: NEEDS_GO }, async () => {
+  const world = fakeWorld({ prefix: 'rfe2e.' });
+  const { work } = world;
   try {
     await withReprise('restore-forget', async ({ page }) => {
       const word = codeword('ibis');
@@ -286,8 +234,6 @@ test('Sessions: last outcome of a resumed session, and Forget', { timeout: 24000
       assert.deepEqual(page.errors, [], 'no page errors');
     });
   } finally {
-    process.env.PATH = saved.PATH;
-    process.env.HOME = saved.HOME;
-    rmSync(tmp, { recursive: true, force: true });
+    world.done();
   }
 });
