@@ -24,11 +24,7 @@ import (
 var reprise string
 
 func TestMain(m *testing.M) {
-	b := testenv.MustBuild()
-	reprise = b.Reprise
-	code := m.Run()
-	os.RemoveAll(b.Dir)
-	os.Exit(code)
+	testenv.Main(m, func(b *testenv.Binaries) { reprise = b.Reprise })
 }
 
 type testHost struct {

@@ -24,11 +24,7 @@ import (
 var reprise string
 
 func TestMain(m *testing.M) {
-	b := testenv.MustBuild()
-	reprise, fakeBin = b.Reprise, b.FakeBin
-	code := m.Run()
-	os.RemoveAll(b.Dir)
-	os.Exit(code)
+	testenv.Main(m, func(b *testenv.Binaries) { reprise, fakeBin = b.Reprise, b.FakeBin })
 }
 
 func newHome(t *testing.T) paths.Home {

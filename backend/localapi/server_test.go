@@ -30,11 +30,7 @@ import (
 var reprise, fakeBin string
 
 func TestMain(m *testing.M) {
-	b := testenv.MustBuild()
-	reprise, fakeBin = b.Reprise, b.FakeBin
-	code := m.Run()
-	os.RemoveAll(b.Dir)
-	os.Exit(code)
+	testenv.Main(m, func(b *testenv.Binaries) { reprise, fakeBin = b.Reprise, b.FakeBin })
 }
 
 // instance is a host in this process serving its API on a temp home.

@@ -32,11 +32,7 @@ import (
 var reprise, fakeBin string
 
 func TestMain(m *testing.M) {
-	b := testenv.MustBuild()
-	reprise, fakeBin = b.Reprise, b.FakeBin
-	code := m.Run()
-	os.RemoveAll(b.Dir)
-	os.Exit(code)
+	testenv.Main(m, func(b *testenv.Binaries) { reprise, fakeBin = b.Reprise, b.FakeBin })
 }
 
 // testEnv is one isolated Reprise instance: its home, a user HOME for the

@@ -26,11 +26,7 @@ import (
 var reprise, fakeBin string
 
 func TestMain(m *testing.M) {
-	b := testenv.MustBuild()
-	reprise, fakeBin = b.Reprise, b.FakeBin
-	code := m.Run()
-	os.RemoveAll(b.Dir)
-	os.Exit(code)
+	testenv.Main(m, func(b *testenv.Binaries) { reprise, fakeBin = b.Reprise, b.FakeBin })
 }
 
 func startServer(t *testing.T) *Server {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -49,6 +50,17 @@ func MustBuild() *Binaries {
 		os.Exit(1)
 	}
 	return b
+}
+
+// Main is a package's TestMain: it builds the binaries, hands them to use
+// (which keeps the paths it needs), runs the tests, removes the binaries and
+// exits with the tests' status.
+func Main(m *testing.M, use func(*Binaries)) {
+	b := MustBuild()
+	use(b)
+	code := m.Run()
+	os.RemoveAll(b.Dir)
+	os.Exit(code)
 }
 
 // StopInstance kills every process started for a home — terminals, agents,
