@@ -7,33 +7,12 @@ import type { RestoreReport } from '../api';
 import { Backend } from '../backend';
 import { Store } from '../store';
 import { ViewRegistry } from '../terminal/registry';
-import { Emitter, type ConnectionState, type Transport } from '../transport/transport';
 import { Dismissals } from './banner';
 import { RestoreDismissals, restoreVisible } from './restore';
-import { binding } from './testdata';
-
-interface Pending {
-  method: string;
-  params: unknown;
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-}
+import { binding, scriptedTransport, type Pending } from './testdata';
 
 function setup() {
-  const pending: Pending[] = [];
-  const events = new Emitter<[string, unknown]>();
-  const t: Transport = {
-    state: 'open' as ConnectionState,
-    connect: () => Promise.resolve(),
-    request: <T,>(method: string, params: unknown) =>
-      new Promise<T>((resolve, reject) => pending.push({ method, params, resolve: resolve as (v: unknown) => void, reject })),
-    notify: () => {},
-    onEvent: (cb) => events.on(cb),
-    sendBinary: () => {},
-    onBinary: (cb) => new Emitter<[Uint8Array]>().on(cb),
-    onState: (cb) => new Emitter<[ConnectionState]>().on(cb),
-    close: () => {},
-  };
+  const { t, pending, events } = scriptedTransport();
   const backend = new Backend(t);
   const store = new Store();
   const mem = new Map<string, string>();
