@@ -89,6 +89,9 @@ func TestSweepSkipsChangedSession(t *testing.T) {
 	defer h.Close()
 	ctx := context.Background()
 	res, _, _ := runPrompted(t, h, e, "claude", "S4")
+	// The turn's Stop hook may still be in the inbox; applied after the new
+	// session below, it would put the old session back.
+	waitBinding(t, h, res.TerminalID, "the turn's stop", func(b api.Binding) bool { return b.LastEvent == "stop" })
 	snap := h.liveSnapshot(ctx)
 	if snap[res.TerminalID] != res.SessionID {
 		t.Fatalf("snapshot %v", snap)
