@@ -73,7 +73,13 @@ func TestSweepNoDaemonAnswers(t *testing.T) {
 	for _, r := range []api.RunAgentResult{a, b} {
 		waitBinding(t, h, r.TerminalID, "interrupted", func(b api.Binding) bool { return b.EndReason == bindings.TerminalExited && b.Candidate })
 	}
-	if n := strings.Count(logs.String(), "no pty daemon answers; agent sessions marked interrupted"); n != 1 || !strings.Contains(logs.String(), "count=2") {
+	// The warning is logged after the bindings are written, so the bindings
+	// can be seen ended a moment before it appears.
+	const warning = "no pty daemon answers; agent sessions marked interrupted"
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), warning) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(logs.String(), warning); n != 1 || !strings.Contains(logs.String(), "count=2") {
 		t.Fatalf("want one warning with count=2, got %d:\n%s", n, logs.String())
 	}
 	if h.DaemonStatus().State != "failed" {
