@@ -28,9 +28,17 @@ type Config struct {
 	ScrollbackDir   string // where per-session logs go; empty disables logging
 	ScrollbackLimit int64  // bytes per session log pair
 	ReplaySize      int    // bytes kept in memory per session for replay
-	HighWater       int64  // stop reading a session's pty when a subscriber has this much unacknowledged
-	LowWater        int64  // resume under this
-	Logger          *slog.Logger
+	// Flow control, per subscriber (docs/wire.md "Flow control"): the daemon stops
+	// reading a session's pty while a subscriber has a window's worth of output
+	// unacknowledged, and resumes under three quarters of it. The window follows
+	// how fast the subscriber acknowledges: WindowTime of output at that rate,
+	// between MinWindow and HighWater. A fast reader (plain text into xterm.js)
+	// gets the whole HighWater; a slow one (`yes`, a line per 4 bytes) a small
+	// window, so that after Ctrl+C only WindowTime's worth is still to draw.
+	HighWater  int64
+	MinWindow  int64
+	WindowTime time.Duration
+	Logger     *slog.Logger
 }
 
 func (c *Config) fill() {
@@ -40,8 +48,12 @@ func (c *Config) fill() {
 	if c.HighWater <= 0 {
 		c.HighWater = 1 << 20
 	}
-	if c.LowWater <= 0 || c.LowWater >= c.HighWater {
-		c.LowWater = c.HighWater / 4
+	if c.MinWindow <= 0 {
+		c.MinWindow = 128 << 10
+	}
+	c.MinWindow = min(c.MinWindow, c.HighWater)
+	if c.WindowTime <= 0 {
+		c.WindowTime = 60 * time.Millisecond
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -367,3 +367,145 @@ func TestExitWithOrphanHoldingPty(t *testing.T) {
 		t.Fatal("session did not end while an orphan held its pty")
 	}
 }
+
+// The window follows how fast the subscriber acknowledges, measured only
+// while the reader waited on it: WindowTime of output at that rate, clamped
+// to [MinWindow, HighWater].
+func TestWindowFollowsAckRate(t *testing.T) {
+	cfg := Config{HighWater: 1 << 20, MinWindow: 64 << 10, WindowTime: 100 * time.Millisecond}
+	cfg.fill()
+	t0 := time.Unix(1000, 0)
+	b := &sub{window: cfg.HighWater, unacked: 1 << 20}
+
+	// Acks while the reader never waited (an idle shell, an echo) say nothing
+	// about the reader's speed.
+	b.acked(10, t0, &cfg)
+	b.acked(10, t0.Add(time.Second), &cfg)
+	if b.window != cfg.HighWater || b.rate != 0 {
+		t.Fatalf("unblocked acks changed the window: %d (rate %v)", b.window, b.rate)
+	}
+
+	// Blocked: 200 KB acknowledged in 100 ms is 2 MB/s, 200 KB a window.
+	b.waiting, b.blockedSince = true, t0.Add(2*time.Second)
+	b.acked(200_000, t0.Add(2100*time.Millisecond), &cfg)
+	if b.window != 200_000 {
+		t.Fatalf("window %d at 2 MB/s, want 200000", b.window)
+	}
+	// Still waiting: the next interval counts from this ack.
+	if !b.blockedSince.Equal(t0.Add(2100 * time.Millisecond)) {
+		t.Fatalf("blockedSince %v", b.blockedSince)
+	}
+	// A crawl: the window bottoms out at MinWindow.
+	for i := 1; i <= 20; i++ {
+		b.acked(1000, t0.Add(2100*time.Millisecond+time.Duration(i)*100*time.Millisecond), &cfg)
+	}
+	if b.window != cfg.MinWindow {
+		t.Fatalf("window %d for a crawling reader, want the minimum %d", b.window, cfg.MinWindow)
+	}
+	// A fast reader again: back to the whole HighWater.
+	at := t0.Add(10 * time.Second)
+	for i := 1; i <= 20; i++ {
+		b.acked(1<<20, at.Add(time.Duration(i)*10*time.Millisecond), &cfg)
+	}
+	if b.window != cfg.HighWater {
+		t.Fatalf("window %d for a fast reader, want HighWater %d", b.window, cfg.HighWater)
+	}
+	// The reader stopped waiting: the next ack takes no sample.
+	b.waiting = false
+	b.acked(1, at.Add(time.Second), &cfg)
+	w := b.window
+	b.acked(1, at.Add(2*time.Second), &cfg)
+	if b.window != w {
+		t.Fatalf("window moved without the reader waiting: %d → %d", w, b.window)
+	}
+}
+
+// A subscriber that consumes slowly (as xterm.js does `yes`) gets a small
+// window, so little is in flight when the flood is interrupted; one that
+// keeps up gets the whole HighWater.
+func TestSlowSubscriberGetsSmallWindow(t *testing.T) {
+	srv, sock := startServer(t, Config{HighWater: 1 << 20, MinWindow: 64 << 10, WindowTime: 50 * time.Millisecond})
+	c := dial(t, sock, ptyclient.Options{Name: "slow"})
+	open(t, c, "t_slow", "/bin/sh", "-c", "yes")
+	var mu sync.Mutex
+	var received, consumed int64
+	sub, err := c.Subscribe(context.Background(), "t_slow", ptyclient.SubscribeOptions{OnData: func(p []byte) {
+		mu.Lock()
+		received += int64(len(p))
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The consumer: 16 KB every 20 ms, 800 KB/s, acknowledged as consumed.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			mu.Lock()
+			n := min(16_000, received-consumed)
+			consumed += n
+			mu.Unlock()
+			if n > 0 {
+				sub.Ack(n)
+			}
+		}
+	}()
+	time.Sleep(1500 * time.Millisecond) // the first 1 MiB drains and the window settles
+	var worst int64
+	for i := 0; i < 50; i++ {
+		mu.Lock()
+		worst = max(worst, received-consumed)
+		mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(stop)
+	<-done
+	// 50 ms at 800 KB/s is 40 KB, under MinWindow: in flight stays near 64 KiB
+	// plus one read (64 KiB) and one 16 KB ack step, far under HighWater.
+	if worst > 200<<10 {
+		t.Fatalf("up to %d bytes in flight for a slow subscriber; the window did not shrink", worst)
+	}
+	ss, _ := srv.session("t_slow")
+	ss.mu.Lock()
+	var w int64
+	for _, b := range ss.subs {
+		w = b.window
+	}
+	ss.mu.Unlock()
+	if w != 64<<10 {
+		t.Fatalf("slow subscriber's window %d, want MinWindow", w)
+	}
+
+	// A subscriber that acknowledges at once keeps the whole HighWater.
+	fast := dial(t, sock, ptyclient.Options{Name: "fast"})
+	open(t, fast, "t_fast", "/bin/sh", "-c", "yes")
+	var fsub *ptyclient.Subscription
+	ready := make(chan struct{})
+	fsub, err = fast.Subscribe(context.Background(), "t_fast", ptyclient.SubscribeOptions{OnData: func(p []byte) {
+		<-ready
+		fsub.Ack(int64(len(p)))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(ready)
+	time.Sleep(500 * time.Millisecond)
+	fs, _ := srv.session("t_fast")
+	fs.mu.Lock()
+	for _, b := range fs.subs {
+		w = b.window
+	}
+	fs.mu.Unlock()
+	if w < 512<<10 {
+		t.Fatalf("fast subscriber's window %d; it should stay near HighWater", w)
+	}
+}

@@ -51,9 +51,46 @@ type sub struct {
 	unacked int64  // sent, not yet acknowledged
 	exit    *ptyproto.SessionInfo
 	closed  bool
+
+	// Flow control (Config.HighWater): the current window, and what it is
+	// derived from: the subscriber's acknowledgement rate, sampled only while
+	// the reader was held back by this subscriber (so the rate is how fast it
+	// consumes, not how fast the program writes).
+	window       int64
+	rate         float64   // bytes/s, smoothed
+	lastAck      time.Time // when the last acknowledgement came
+	blockedSince time.Time // when the reader started waiting on this subscriber; zero if it has not since the last ack
+	waiting      bool      // the reader is waiting on this subscriber now
 }
 
 func (b *sub) backlog() int64 { return b.unacked + int64(len(b.pending)) }
+
+// acked records n bytes acknowledged at now and adapts the window to the
+// rate at which the subscriber consumes output.
+func (b *sub) acked(n int64, now time.Time, cfg *Config) {
+	b.unacked = max(0, b.unacked-n)
+	if !b.blockedSince.IsZero() {
+		from := b.blockedSince
+		if b.lastAck.After(from) {
+			from = b.lastAck
+		}
+		if dt := now.Sub(from).Seconds(); dt > 0.001 {
+			r := float64(n) / dt
+			if b.rate == 0 {
+				b.rate = r
+			} else {
+				b.rate = 0.7*b.rate + 0.3*r
+			}
+			w := int64(b.rate * cfg.WindowTime.Seconds())
+			b.window = min(max(w, cfg.MinWindow), cfg.HighWater)
+		}
+	}
+	b.lastAck = now
+	b.blockedSince = time.Time{}
+	if b.waiting {
+		b.blockedSince = now
+	}
+}
 
 // lookPath resolves argv[0] against the PATH the session will have, not the
 // daemon's own.
@@ -256,10 +293,15 @@ func (ss *session) deliver(p []byte) {
 		subs = append(subs, b)
 	}
 	for _, b := range subs {
-		if b.backlog() >= ss.srv.cfg.HighWater {
-			for b.backlog() > ss.srv.cfg.LowWater && !b.closed {
+		if b.backlog() >= b.window {
+			b.waiting = true
+			if b.blockedSince.IsZero() {
+				b.blockedSince = time.Now()
+			}
+			for b.backlog() > b.window-b.window/4 && !b.closed {
 				ss.cond.Wait()
 			}
+			b.waiting = false
 		}
 		if b.closed {
 			continue
@@ -448,7 +490,7 @@ func (ss *session) subscribe(c *client, lines int) (int64, error) {
 	if _, dup := ss.subs[c]; dup {
 		return 0, errors.New("subscribe: already subscribed")
 	}
-	b := &sub{c: c, s: ss, pending: scrollback.LastLines(ss.ring.Bytes(), lines)}
+	b := &sub{c: c, s: ss, pending: scrollback.LastLines(ss.ring.Bytes(), lines), window: ss.srv.cfg.HighWater}
 	n := int64(len(b.pending))
 	if ss.exited {
 		inf := ss.exit
@@ -478,10 +520,7 @@ func (ss *session) ack(c *client, n int64) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if b, ok := ss.subs[c]; ok {
-		b.unacked -= n
-		if b.unacked < 0 {
-			b.unacked = 0
-		}
+		b.acked(n, time.Now(), &ss.srv.cfg)
 		ss.cond.Broadcast()
 	}
 }
