@@ -6,6 +6,9 @@
 //       [--datasets plain,ls,utf8] [--integrity-mib N]
 //       [--only throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle]
 //
+// The browser is Debian's Chromium driven over a CDP pipe (lib/cdp-pipe.mjs), not playwright,
+// whose Network domain would copy every WebSocket frame to this process.
+//
 // The renderer defaults to DOM: headless Chromium has no GPU here, so xterm.js's WebGL renderer
 // runs on the SwiftShader software rasterizer, which then dominates every figure (~1 MB/s).
 //
@@ -17,7 +20,11 @@
 //   Enter to the last byte. Anchors, all with the same numerator (the file with \n → \r\n, as
 //   the pty sends it):
 //     bare xterm.js — a bare xterm.js page in the same browser fed the same bytes from memory in
-//       64 KiB chunks with the same 1 MiB / 256 KiB watermarks;
+//       64 KiB chunks with the same 1 MiB / 256 KiB watermarks; for "plain" also with the other
+//       core kept busy by a shell loop (about what the pty, daemon, host and the browser's
+//       network side take during the cat, on this 2-core machine);
+//     the app's page from memory — the pane's own xterm.js fed the same way
+//       (window.__reprise.feedLocal), nothing through the host: the page's cost without transport;
 //     pty drain — `cat FILE` on a fresh pty whose master is read as fast as possible by a small
 //       Python reader (lib/anchors.mjs ptyrun.py: pty.fork, select + 64 KiB os.read, output
 //       discarded), fork → last byte; nothing renders: the kernel's pty and cat alone;
@@ -60,7 +67,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 
 let lib;
@@ -73,8 +80,9 @@ try {
 const { startBareXterm } = await import('../lib/bare-xterm.mjs');
 const { makePlainText, makeLsText, makeUtf8Text, INTEGRITY_GENERATOR } = await import('../lib/bench-data.mjs');
 const { ptyRun, startTmux, memOf } = await import('../lib/anchors.mjs');
+const { launchPipeBrowser } = await import('../lib/cdp-pipe.mjs');
 const {
-  startServe, cleanup, makeHome, launchBrowser, openPage, paneIds, typeInPane, waitForText, waitForPrompt, waitReady,
+  startServe, cleanup, makeHome, openPage, paneIds, typeInPane, waitForText, waitForPrompt, waitReady,
   focusPane, layout, daemonPid, cpuTicks, waitFor, sleep, artifactPath, treePanes, codeword, paneSel,
 } = lib;
 const execFileP = promisify(execFile);
@@ -145,16 +153,6 @@ function writeData(server) {
  * every 100 KB like the app does. Run before the app's page attaches anything.
  */
 /**
- * Playwright's Network domain reports every WebSocket frame to the driver (binary frames as
- * base64): at tens of MB/s that costs more than the transport being measured. The pages under
- * measurement turn it off; nothing here needs request events.
- */
-async function quietNetwork(page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.disable');
-}
-
-/**
  * A page on the server's origin with no app loaded, and in it window.rawClient(tid, token): a
  * bare WebSocket client of docs/wire.md attached to terminal tid (160×40) that acknowledges
  * every 100 KB like the app. Returns { ctx, page }.
@@ -163,7 +161,6 @@ async function rawClientPage(browser, server) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   await page.goto(`${server.origin}/bench-blank?token=${server.token}`);
-  await quietNetwork(page);
   await page.evaluate(() => {
     window.rawClient = async (tid, token) => {
       const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
@@ -383,21 +380,40 @@ async function benchThroughput(browser, server, page, pane, datasets) {
       await bp.evaluate(async (u) => {
         window.data = new Uint8Array(await (await fetch(u)).arrayBuffer());
       }, `/${d.name}`);
-      const r = { reprise: [], bareXterm: [], ptyDrain: [], tmux: [], hostCpuPct: [] };
+      // The same bytes in the app's page, for the "app page, from memory" anchor.
+      await page.evaluate(async (u) => {
+        window.__benchData = new Uint8Array(await (await fetch(u)).arrayBuffer());
+      }, `${bare.url}${d.name}`);
+      const r = { reprise: [], appLocal: [], bareXterm: [], bareBusy: [], ptyDrain: [], tmux: [], hostCpuPct: [] };
       const warnings = [];
       for (let i = 0; i < RUNS; i++) {
         const app = await throughputRun(server, page, pane, d);
         r.reprise.push(app.rate);
         r.hostCpuPct.push(app.cpu);
+        const l = await page.evaluate((id) => window.__reprise.feedLocal(id, window.__benchData), pane);
+        r.appLocal.push(l.bytes / (l.ms / 1000));
         const b = await bareRun(bp);
         r.bareXterm.push(b.bytes / (b.ms / 1000));
+        if (d.name === 'plain') {
+          // The same with the machine's other core kept busy by a shell loop: what xterm.js alone
+          // gets when something else needs a core, as Reprise's pipeline does during the cat.
+          const hog = spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
+          try {
+            await sleep(100);
+            const bb = await bareRun(bp);
+            r.bareBusy.push(bb.bytes / (bb.ms / 1000));
+          } finally {
+            hog.kill('SIGKILL');
+          }
+        }
         const p = await ptyRun(server.home, ['cat', d.file], grid);
         if (p.bytes !== d.expected) warnings.push(`pty drain read ${p.bytes} bytes, expected ${d.expected}`);
         r.ptyDrain.push(d.expected / p.seconds);
         const ms = await tm.timeCat(d.file);
         r.tmux.push(d.expected / (ms / 1000));
         log(
-          `throughput ${d.name} run ${i + 1}: reprise ${mb(app.rate)} MB/s (${app.secs.toFixed(2)} s), bare xterm.js ${mb(r.bareXterm[i])}, ` +
+          `throughput ${d.name} run ${i + 1}: reprise ${mb(app.rate)} MB/s (${app.secs.toFixed(2)} s), app page from memory ${mb(r.appLocal[i])}, bare xterm.js ${mb(r.bareXterm[i])}` +
+            `${r.bareBusy.length ? `, with a busy core ${mb(r.bareBusy[i])}` : ''}, ` +
             `pty drain ${mb(r.ptyDrain[i])}, tmux ${mb(r.tmux[i])} MB/s`,
         );
       }
@@ -406,12 +422,15 @@ async function benchThroughput(browser, server, page, pane, datasets) {
       const screen = await tm.capture();
       if (!screen.includes(d.last)) warnings.push(`tmux's screen lacks the last line; it ends with ${JSON.stringify(screen.trimEnd().split('\n').slice(-2))}`);
       for (const w of warnings) log(`warning (${d.name}): ${w}`);
+      await page.evaluate(() => delete window.__benchData);
       const m = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, median(v)]));
       out.datasets[d.name] = {
         mib: d.mib,
         bytes: d.expected,
         ...m,
         ratio: m.reprise / m.bareXterm,
+        ratioAppLocal: m.reprise / m.appLocal,
+        ratioBareBusy: r.bareBusy.length ? m.reprise / m.bareBusy : null,
         ratioPtyDrain: m.reprise / m.ptyDrain,
         ratioTmux: m.reprise / m.tmux,
         warnings,
@@ -625,11 +644,10 @@ async function benchLatency(page, pane) {
  */
 async function benchUnpaced(browser, url, page) {
   await page.context().close();
-  const b2 = await launchBrowser(UNPACED_FLAGS);
+  const b2 = await launchPipeBrowser(UNPACED_FLAGS);
   let res;
   try {
     const p2 = await openPage(b2, url, { initScript: latencyInitScript });
-    await quietNetwork(p2);
     const [pane] = await paneIds(p2, { visibleOnly: true });
     await waitForPrompt(p2, pane);
     const echo = await measureEcho(p2, pane, 'unpaced');
@@ -639,7 +657,6 @@ async function benchUnpaced(browser, url, page) {
     await b2.close().catch(() => {});
   }
   const np = await openPage(browser, url, { initScript: latencyInitScript });
-  await quietNetwork(np);
   return { res, page: np };
 }
 
@@ -1024,13 +1041,13 @@ const timed = async (name, fn) => {
 };
 try {
   server = await startServe({ home, label: 'bench' });
-  browser = await launchBrowser();
+  // Not playwright: see lib/cdp-pipe.mjs (it would report every WebSocket frame to this process).
+  browser = await launchPipeBrowser();
   const data = ONLY.has('throughput') ? writeData(server) : {};
   const raw = data.plain ? await timed('raw WebSocket', () => benchRawWebSocket(browser, server, data.plain)) : null;
   const rawEcho = ONLY.has('latency') ? await timed('raw echo', () => benchRawEcho(browser, server)) : null;
   const url = (RENDERER === 'dom' ? server.url + '&renderer=dom' : server.url) + (SOCKET === 'main' ? '&socket=main' : '');
   let page = await openPage(browser, url, { initScript: latencyInitScript });
-  await quietNetwork(page);
   const [pane] = await paneIds(page);
   await waitForPrompt(page, pane);
   if (ONLY.has('throughput')) {
@@ -1066,6 +1083,8 @@ if (t) {
   for (const [name, d] of Object.entries(t.datasets)) {
     rows.push([`throughput ${names[name]}, cat ${d.mib} MiB → xterm.js (${t.rendererApp})`, `${mb(d.reprise)} MB/s`, runsOf(d.runs.reprise)]);
     rows.push([`  bare xterm.js from memory (${t.rendererBare})`, `${mb(d.bareXterm)} MB/s`, `reprise/this ${d.ratio.toFixed(2)}; ${runsOf(d.runs.bareXterm)}`]);
+    rows.push([`  the app's page, its xterm.js fed from memory (${t.rendererApp})`, `${mb(d.appLocal)} MB/s`, `reprise/this ${d.ratioAppLocal.toFixed(2)}; ${runsOf(d.runs.appLocal)}`]);
+    if (d.ratioBareBusy !== null) rows.push(['  bare xterm.js from memory, the other core busy (sh loop)', `${mb(d.bareBusy)} MB/s`, `reprise/this ${d.ratioBareBusy.toFixed(2)}; ${runsOf(d.runs.bareBusy)}`]);
     rows.push(['  pty drain (cat on a pty, Python reader, nothing renders)', `${mb(d.ptyDrain)} MB/s`, `reprise/this ${d.ratioPtyDrain.toFixed(3)}; ${runsOf(d.runs.ptyDrain)}`]);
     rows.push([`  ${t.tmuxVersion}, client attached (${t.grid.cols}×${t.grid.rows}, pty drained)`, `${mb(d.tmux)} MB/s`, `reprise/this ${d.ratioTmux.toFixed(2)}; ${runsOf(d.runs.tmux)}`]);
     rows.push(['  CPU of serve + daemon during the cat', `${d.hostCpuPct.toFixed(0)} %`, runsOf(d.runs.hostCpuPct, (x) => x.toFixed(0))]);

@@ -89,7 +89,8 @@ export async function startBareXterm(files = {}) {
   const server = http.createServer(async (req, res) => {
     const u = new URL(req.url, 'http://x');
     if (files[u.pathname]) {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      // Any page may fetch the test data (the app's page, on its own origin, too).
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'access-control-allow-origin': '*' });
       return res.end(files[u.pathname]);
     }
     if (u.pathname === '/') {

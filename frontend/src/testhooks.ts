@@ -1,9 +1,10 @@
 // Helpers for end-to-end tests, present in every build:
 // window.__reprise.paneText(paneId), .layout(), .stats(), .terminals(), .connection(),
-// .bindings(), .restore(), and two writers: .injectBinding(b), which puts a fake binding in the
+// .bindings(), .restore(), and three writers: .injectBinding(b), which puts a fake binding in the
 // page's store (as if a "binding" event had come) to show a resume banner without a real agent
-// (it never reaches the host), and .typeInto(paneId, data), which types into a pane as xterm.js
-// does for a key it has handled.
+// (it never reaches the host); .typeInto(paneId, data), which types into a pane as xterm.js
+// does for a key it has handled; and .feedLocal(paneId, bytes), which writes bytes into the pane's
+// xterm.js from memory (never to the host), for a benchmark anchor.
 
 import type { Binding, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
@@ -32,6 +33,12 @@ export interface RepriseTestHooks {
    * input pipeline. Returns false for an unknown pane.
    */
   typeInto(paneId: string, data: string): boolean;
+  /**
+   * Writes data into the pane's xterm.js from memory (never to the host) the way the benchmarks'
+   * bare xterm.js page is fed, and resolves to the time taken: the page's own cost without the
+   * transport. Rejects for an unknown pane.
+   */
+  feedLocal(paneId: string, data: Uint8Array): Promise<{ ms: number; bytes: number }>;
 }
 
 declare global {
@@ -63,6 +70,10 @@ export function installTestHooks(store: Store, views: ViewRegistry): void {
       if (!v) return false;
       v.term.input(data, true);
       return true;
+    },
+    feedLocal: (paneId, data) => {
+      const v = views.get(paneId);
+      return v ? v.feedLocal(data) : Promise.reject(new Error(`no pane ${paneId}`));
     },
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });
