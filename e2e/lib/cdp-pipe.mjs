@@ -44,6 +44,9 @@ function keyOf(spec) {
   return { modifiers, key, code, windowsVirtualKeyCode: vk, text, unmodifiedText: text };
 }
 
+/** fn called with arg (JSON), as source text. */
+const script = (fn, arg) => `(${fn})(${arg === undefined ? '' : JSON.stringify(arg)})`;
+
 /** Launches headless Chromium; resolves to a browser with newContext() and close(). */
 export async function launchPipeBrowser(extraArgs = []) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'rcdp.'));
@@ -102,7 +105,7 @@ export async function launchPipeBrowser(extraArgs = []) {
       const initScripts = [];
       const ctx = {
         browser: () => browser,
-        addInitScript: async (fn) => void initScripts.push(`(${fn})()`),
+        addInitScript: async (fn, arg) => void initScripts.push(script(fn, arg)),
         newCDPSession: async () => ({ send: async () => ({}) }), // nothing to quiet here
         close: () => send('Target.disposeBrowserContext', { browserContextId }).catch(() => {}),
         async newPage() {
@@ -145,11 +148,11 @@ function pipePage(ctx, call, once, viewport) {
     viewportSize: () => ({ ...viewport }),
     goto: (url) => load(() => call('Page.navigate', { url })),
     reload: () => load(() => call('Page.reload')),
-    addInitScript: (fn) => call('Page.addScriptToEvaluateOnNewDocument', { source: `(${fn})()` }),
+    addInitScript: (fn, arg) => call('Page.addScriptToEvaluateOnNewDocument', { source: script(fn, arg) }),
     /** fn(arg) in the page, awaited; its value comes back as JSON. */
     async evaluate(fn, arg) {
       const r = await call('Runtime.evaluate', {
-        expression: `(${fn})(${arg === undefined ? '' : JSON.stringify(arg)})`,
+        expression: script(fn, arg),
         awaitPromise: true,
         returnByValue: true,
       });
