@@ -459,7 +459,24 @@ func TestSlowSubscriberGetsSmallWindow(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(1500 * time.Millisecond) // the first 1 MiB drains and the window settles
+	// The first window (the whole HighWater) drains at the consumer's pace;
+	// after that only the small window is in flight. With a fixed HighWater
+	// about 1 MiB would stay in flight and this would time out.
+	inFlight := func() int64 {
+		mu.Lock()
+		defer mu.Unlock()
+		return received - consumed
+	}
+	for deadline := time.Now().Add(10 * time.Second); inFlight() < 512<<10; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d bytes in flight after 10 s of yes", inFlight())
+		}
+	}
+	for deadline := time.Now().Add(15 * time.Second); inFlight() > 150<<10; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes still in flight after 15 s; the window did not shrink", inFlight())
+		}
+	}
 	var worst int64
 	for i := 0; i < 50; i++ {
 		mu.Lock()
@@ -485,8 +502,11 @@ func TestSlowSubscriberGetsSmallWindow(t *testing.T) {
 		t.Fatalf("slow subscriber's window %d, want MinWindow", w)
 	}
 
-	// A subscriber that acknowledges at once keeps the whole HighWater.
-	fast := dial(t, sock, ptyclient.Options{Name: "fast"})
+	// A subscriber that acknowledges at once keeps (nearly) the whole
+	// HighWater. A second daemon with a longer WindowTime, so that even a
+	// slow machine under -race acknowledges fast enough for it.
+	fsrv, fsock := startServer(t, Config{HighWater: 1 << 20, MinWindow: 64 << 10, WindowTime: time.Second})
+	fast := dial(t, fsock, ptyclient.Options{Name: "fast"})
 	open(t, fast, "t_fast", "/bin/sh", "-c", "yes")
 	var fsub *ptyclient.Subscription
 	ready := make(chan struct{})
@@ -499,7 +519,7 @@ func TestSlowSubscriberGetsSmallWindow(t *testing.T) {
 	}
 	close(ready)
 	time.Sleep(500 * time.Millisecond)
-	fs, _ := srv.session("t_fast")
+	fs, _ := fsrv.session("t_fast")
 	fs.mu.Lock()
 	for _, b := range fs.subs {
 		w = b.window
