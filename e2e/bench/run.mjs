@@ -57,7 +57,9 @@
 //   a drained pty (ptyrun.py, at most 256 MiB of it). RSS (VmRSS/VmHWM) of serve and the daemon,
 //   and the page's JS heap, before and after.
 // - reattach: a pane with 10,000 lines of scrollback; reload: bytes replayed to the page, and
-//   the time from navigation start until the last line is in the buffer and a frame painted.
+//   the time from navigation start (and from the first replayed byte) until the last line is in
+//   the buffer (__reprise.paneTail, polled every 2 ms; the whole 10,000-line buffer, as paneText
+//   reads it, is not read in the poll, where it competed with the replay) and a frame painted.
 // - idle: CPU of `reprise serve` + the pty daemon with 10 idle panes over 10 s (/proc utime+stime).
 //
 // Env: REPRISE_BIN (default build/bin/reprise), ARTIFACTS (default test-artifacts; results are
@@ -940,8 +942,8 @@ async function benchReattach(server, page, pane) {
         const r = window.__reprise;
         const s = r && Object.values(r.stats()).find((x) => x.paneId === id);
         if (s && s.written > 0 && !w.firstByte) w.firstByte = performance.now();
-        // Read the buffer (costly) only when the stream has paused and all of it is rendered.
-        if (s && s.written > 0 && s.rendered === s.written && s.written === prev && (r.paneText(id) || '').includes(last)) {
+        // Look at the end of the buffer only once the stream has paused and all of it is rendered.
+        if (s && s.written > 0 && s.rendered === s.written && s.written === prev && (r.paneTail(id, 3) || '').includes(last)) {
           w.written = s.written;
           w.inBuffer = performance.now();
           // The next frame paints it.
@@ -1145,7 +1147,7 @@ const ra = results.reattach;
 if (ra) {
   rows.push([`reattach ${ra.lines} lines: bytes replayed`, `${(ra.bytes / 1024).toFixed(0)} KiB`, '']);
   rows.push(['reattach: navigation start → painted', `${ra.msToPainted.toFixed(0)} ms`, runsOf(ra.runs, (x) => x.painted.toFixed(0))]);
-  rows.push(['reattach: first replay byte → painted', `${ra.msFirstByteToPainted.toFixed(0)} ms`, runsOf(ra.runs, (x) => (x.painted - x.firstByte).toFixed(0))]);
+  rows.push(['reattach: first replay byte → painted', `${ra.msFirstByteToPainted.toFixed(0)} ms`, `target <= 200 ms; ${runsOf(ra.runs, (x) => (x.painted - x.firstByte).toFixed(0))}`]);
 }
 const id = results.idle;
 if (id) {

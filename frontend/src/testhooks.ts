@@ -1,5 +1,5 @@
 // Helpers for end-to-end tests, present in every build:
-// window.__reprise.paneText(paneId), .layout(), .stats(), .terminals(), .connection(),
+// window.__reprise.paneText(paneId), .paneTail(paneId, n), .layout(), .stats(), .terminals(), .connection(),
 // .bindings(), .restore(), and three writers: .injectBinding(b), which puts a fake binding in the
 // page's store (as if a "binding" event had come) to show a resume banner without a real agent
 // (it never reaches the host); .typeInto(paneId, data), which types into a pane as xterm.js
@@ -15,6 +15,8 @@ import type { ViewStats } from './terminal/TerminalView';
 export interface RepriseTestHooks {
   /** The pane's active buffer as text (all lines, trimmed right); null for an unknown pane. */
   paneText(paneId: string): string | null;
+  /** The last n lines of paneText, read from the end of the buffer only (for polling a big pane). */
+  paneTail(paneId: string, n: number): string | null;
   /** A copy of the last layout from the host. */
   layout(): Layout | null;
   /** Per live handle: bytes written to xterm, rendered, acknowledged (totals over the view's attachments). */
@@ -51,6 +53,7 @@ export function installTestHooks(store: Store, views: ViewRegistry): void {
   const clone = <T>(v: T): T => (v === null || v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
   const hooks: RepriseTestHooks = {
     paneText: (paneId) => views.get(paneId)?.text() ?? null,
+    paneTail: (paneId, n) => views.get(paneId)?.tail(n) ?? null,
     layout: () => clone(store.get().layout),
     stats: () => {
       const out: Record<string, ViewStats> = {};

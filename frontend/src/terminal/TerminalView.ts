@@ -158,9 +158,20 @@ export class TerminalView {
 
   /** The active buffer as text: all lines, each trimmed right, trailing blank lines dropped. */
   text(): string {
+    return this.lines(0);
+  }
+
+  /** The last n lines of text() (cheap: reads only the end of the buffer). */
+  tail(n: number): string {
+    const buf = this.term.buffer.active;
+    // Blank rows under the cursor are trimmed, so read a screen's worth more.
+    return this.lines(Math.max(0, buf.length - n - this.term.rows)).split('\n').slice(-n).join('\n');
+  }
+
+  private lines(from: number): string {
     const buf = this.term.buffer.active;
     const lines: string[] = [];
-    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    for (let i = from; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
     return lines.join('\n').replace(/\s+$/, '');
   }
 
