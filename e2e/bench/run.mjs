@@ -23,8 +23,9 @@
 //       64 KiB chunks with the same 1 MiB / 256 KiB watermarks; for "plain" also with the other
 //       core kept busy by a shell loop (about what the pty, daemon, host and the browser's
 //       network side take during the cat, on this 2-core machine);
-//     the app's page from memory — the pane's own xterm.js fed the same way
-//       (window.__reprise.feedLocal), nothing through the host: the page's cost without transport;
+//     the app's page from memory — the pane's own xterm.js (window.__reprise.terminal) fed the
+//       same way (lib/bare-xterm.mjs feedTerm), nothing through the host: the page's cost
+//       without transport;
 //     pty drain — `cat FILE` on a fresh pty whose master is read as fast as possible by a small
 //       Python reader (lib/anchors.mjs ptyrun.py: pty.fork, select + 64 KiB os.read, output
 //       discarded), fork → last byte; nothing renders: the kernel's pty and cat alone;
@@ -79,7 +80,7 @@ try {
   console.error(`bench: cannot load the e2e helpers (${e.message}); run "cd e2e && npm ci" first`);
   process.exit(1);
 }
-const { startBareXterm } = await import('../lib/bare-xterm.mjs');
+const { startBareXterm, feedTerm } = await import('../lib/bare-xterm.mjs');
 const { makePlainText, makeLsText, makeUtf8Text, INTEGRITY_GENERATOR } = await import('../lib/bench-data.mjs');
 const { ptyRun, startTmux, memOf } = await import('../lib/anchors.mjs');
 const { launchPipeBrowser } = await import('../lib/cdp-pipe.mjs');
@@ -392,7 +393,7 @@ async function benchThroughput(browser, server, page, pane, datasets) {
         const app = await throughputRun(server, page, pane, d);
         r.reprise.push(app.rate);
         r.hostCpuPct.push(app.cpu);
-        const l = await page.evaluate((id) => window.__reprise.feedLocal(id, window.__benchData), pane);
+        const l = await page.evaluate(`(id) => (${feedTerm})(window.__reprise.terminal(id), window.__benchData)`, pane);
         r.appLocal.push(l.bytes / (l.ms / 1000));
         const b = await bareRun(bp);
         r.bareXterm.push(b.bytes / (b.ms / 1000));

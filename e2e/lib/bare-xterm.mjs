@@ -10,6 +10,38 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const XTERM_DIR = path.resolve(here, '../../frontend/node_modules/@xterm');
 
+/**
+ * Feeds data to an xterm.js Terminal from memory in 64 KiB writes behind 1 MiB / 256 KiB
+ * watermarks (the app's flow control); resolves to { ms, bytes } when every write callback has
+ * fired. Runs in a page: the bare page's feed(), and the benchmarks' "app page from memory"
+ * anchor on the pane's own Terminal (window.__reprise.terminal).
+ */
+export function feedTerm(term, data) {
+  return new Promise((resolve) => {
+    const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
+    let off = 0, pending = 0, rendered = 0, waiting = false;
+    const t0 = performance.now();
+    const pump = () => {
+      waiting = false;
+      while (off < data.length && pending < HIGH) {
+        const c = data.subarray(off, Math.min(off + CHUNK, data.length));
+        off += c.length;
+        pending += c.length;
+        term.write(c, () => {
+          pending -= c.length;
+          rendered += c.length;
+          if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
+          else if (!waiting && pending < LOW) {
+            waiting = true;
+            setTimeout(pump, 0);
+          }
+        });
+      }
+    };
+    pump();
+  });
+}
+
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8">
 <link rel="stylesheet" href="/xterm/xterm/css/xterm.css">
@@ -45,32 +77,11 @@ const PAGE = `<!doctype html>
     try { term.loadAddon(new WebglAddon.WebglAddon()); window.renderer = 'webgl'; } catch (e) { console.info('no webgl', e); }
   }
   window.term = term;
-  // Feeds data to term from memory in 64 KiB writes behind 1 MiB / 256 KiB watermarks (the app's
-  // flow control); resolves to { ms, bytes } when every write callback has fired.
-  window.feed = (data) => new Promise((resolve) => {
+  // Resets term and feeds it data from memory: see feedTerm below.
+  window.feed = (data) => {
     term.reset();
-    const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
-    let off = 0, pending = 0, rendered = 0, waiting = false;
-    const t0 = performance.now();
-    const pump = () => {
-      waiting = false;
-      while (off < data.length && pending < HIGH) {
-        const c = data.subarray(off, Math.min(off + CHUNK, data.length));
-        off += c.length;
-        pending += c.length;
-        term.write(c, () => {
-          pending -= c.length;
-          rendered += c.length;
-          if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
-          else if (!waiting && pending < LOW) {
-            waiting = true;
-            setTimeout(pump, 0);
-          }
-        });
-      }
-    };
-    pump();
-  });
+    return (${feedTerm})(term, data);
+  };
   window.bufferText = () => {
     const b = term.buffer.active, out = [];
     for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));

@@ -3,9 +3,10 @@
 // .bindings(), .restore(), and three writers: .injectBinding(b), which puts a fake binding in the
 // page's store (as if a "binding" event had come) to show a resume banner without a real agent
 // (it never reaches the host); .typeInto(paneId, data), which types into a pane as xterm.js
-// does for a key it has handled; and .feedLocal(paneId, bytes), which writes bytes into the pane's
-// xterm.js from memory (never to the host), for a benchmark anchor.
+// does for a key it has handled; and .terminal(paneId), the pane's xterm.js itself, which a
+// benchmark feeds from memory (never through the host) for an anchor.
 
+import type { Terminal as XTerm } from '@xterm/xterm';
 import type { Binding, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { Store } from './store';
@@ -36,11 +37,10 @@ export interface RepriseTestHooks {
    */
   typeInto(paneId: string, data: string): boolean;
   /**
-   * Writes data into the pane's xterm.js from memory (never to the host) the way the benchmarks'
-   * bare xterm.js page is fed, and resolves to the time taken: the page's own cost without the
-   * transport. Rejects for an unknown pane.
+   * The pane's xterm.js Terminal, for benchmarks that feed it from memory (never through the
+   * host) to tell the page's own cost from the transport's; null for an unknown pane.
    */
-  feedLocal(paneId: string, data: Uint8Array): Promise<{ ms: number; bytes: number }>;
+  terminal(paneId: string): XTerm | null;
 }
 
 declare global {
@@ -74,10 +74,7 @@ export function installTestHooks(store: Store, views: ViewRegistry): void {
       v.term.input(data, true);
       return true;
     },
-    feedLocal: (paneId, data) => {
-      const v = views.get(paneId);
-      return v ? v.feedLocal(data) : Promise.reject(new Error(`no pane ${paneId}`));
-    },
+    terminal: (paneId) => views.get(paneId)?.term ?? null,
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });
 }

@@ -180,39 +180,6 @@ export class TerminalView {
     return this.serialize.serialize();
   }
 
-  /**
-   * Writes data into this view's xterm.js from memory, not through the host, in 64 KiB writes
-   * behind 1 MiB / 256 KiB watermarks, as the bare xterm.js page of the benchmarks is
-   * fed: the "app page, fed from memory" anchor, which tells the page's own cost apart from the
-   * transport's. Resolves to the time until every write callback fired. The host never sees it.
-   */
-  feedLocal(data: Uint8Array): Promise<{ ms: number; bytes: number }> {
-    const term = this.term;
-    return new Promise((resolve) => {
-      const CHUNK = 64 * 1024, HIGH = 1 << 20, LOW = 256 * 1024;
-      let off = 0, pending = 0, rendered = 0, waiting = false;
-      const t0 = performance.now();
-      const pump = () => {
-        waiting = false;
-        while (off < data.length && pending < HIGH) {
-          const c = data.subarray(off, Math.min(off + CHUNK, data.length));
-          off += c.length;
-          pending += c.length;
-          term.write(c, () => {
-            pending -= c.length;
-            rendered += c.length;
-            if (rendered === data.length) resolve({ ms: performance.now() - t0, bytes: rendered });
-            else if (!waiting && pending < LOW) {
-              waiting = true;
-              setTimeout(pump, 0);
-            }
-          });
-        }
-      };
-      pump();
-    });
-  }
-
   stats(): ViewStats {
     return {
       handle: this.attachment?.live ? this.attachment.handle : null,
