@@ -552,6 +552,30 @@ func (r *rig) typeLine(tid, text string) {
 	}
 }
 
+// exitAgent types the agent's exit command and waits for the wrapper's
+// process-exit hook. A TUI whose command menu is still open when Enter
+// arrives (Gemini on a loaded machine: "/quit" stayed in its input box
+// above the "quit  Exit the cli" suggestion) takes that Enter for the menu,
+// so, as a person would, press Enter again while no exit has been seen.
+func (r *rig) exitAgent(tid, cmd string) {
+	r.t.Helper()
+	r.typeLine(tid, cmd)
+	deadline := time.Now().Add(endTimeout)
+	nextEnter := time.Now().Add(8 * time.Second)
+	for time.Now().Before(deadline) {
+		if r.count(tid, "process-exit") > 0 {
+			return
+		}
+		if time.Now().After(nextEnter) {
+			r.res.note("Enter pressed again: the first one did not end the agent")
+			r.keys(tid, "\r")
+			nextEnter = time.Now().Add(8 * time.Second)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	r.waitHook(tid, "process-exit", time.Millisecond)
+}
+
 func (r *rig) keys(tid string, p string) {
 	r.t.Helper()
 	if err := r.v.Input(context.Background(), tid, []byte(p)); err != nil {

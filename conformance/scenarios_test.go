@@ -491,8 +491,7 @@ func scenarioExit(t *testing.T, id string) *rig {
 	s := launch(r, p)
 	prompt(r, &s, "PEAR")
 	onDisk(r, s)
-	r.typeLine(s.tid, p.exit)
-	r.waitHook(s.tid, "process-exit", endTimeout)
+	r.exitAgent(s.tid, p.exit)
 	b := r.waitBinding(s.tid, "detached", endTimeout, func(b api.Binding) bool { return b.EndReason != "" })
 	time.Sleep(2 * time.Second) // stragglers (Gemini's repeated SessionEnd) arrive
 	b = r.binding(s.tid)
