@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/scrollback"
 	"github.com/reprise-dev/reprise/backend/store"
 )
@@ -106,7 +108,10 @@ func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved,
 			}
 			p = filepath.Join(dir, "projects", nonAlnum.ReplaceAllString(cwd, "-"), sessionID+".jsonl")
 		}
-		st, err := os.Stat(p)
+		st, err := safefile.Stat(p)
+		if errors.Is(err, safefile.ErrNotRegular) {
+			return false, true, p + " (not a regular file)"
+		}
 		return err == nil && st.Size() > 0, true, p
 	case "codex":
 		dir := envValue(env, "CODEX_HOME")
@@ -114,18 +119,56 @@ func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved,
 			dir = filepath.Join(home, ".codex")
 		}
 		matches, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+sessionID+".jsonl"))
-		if len(matches) > 0 {
-			return true, true, matches[0]
+		for _, m := range matches {
+			if _, err := safefile.Stat(m); err == nil {
+				return true, true, m
+			}
 		}
 		return false, true, filepath.Join(dir, "sessions", "…", "rollout-*-"+sessionID+".jsonl")
 	case "gemini":
 		if stored == "" {
 			return false, false, "unknown"
 		}
-		b, err := os.ReadFile(stored)
-		return err == nil && geminiReply.Match(b), true, stored
+		found, err := geminiHasReply(stored)
+		if errors.Is(err, safefile.ErrNotRegular) {
+			return false, true, stored + " (not a regular file)"
+		}
+		return found, true, stored
 	}
 	return false, false, "unknown"
+}
+
+// geminiScanLimit bounds how much of a Gemini chat file is searched for a
+// model reply. The first reply follows the first prompt, near the start of
+// the file; the path comes from a hook payload, so the file may be a huge
+// sparse one planted there.
+const geminiScanLimit = 16 << 20
+
+// geminiHasReply scans the chat file in chunks (memory stays at one chunk)
+// for the first model reply.
+func geminiHasReply(path string) (bool, error) {
+	f, _, err := safefile.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	const chunk, overlap = 1 << 20, 256 // overlap > the longest match
+	buf := make([]byte, chunk+overlap)
+	keep := 0
+	r := io.LimitReader(f, geminiScanLimit)
+	for {
+		n, err := io.ReadFull(r, buf[keep:])
+		if geminiReply.Match(buf[:keep+n]) {
+			return true, nil
+		}
+		if err != nil { // EOF, the limit, or a read error: no reply seen
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return false, nil
+			}
+			return false, err
+		}
+		keep = copy(buf, buf[keep+n-overlap:keep+n])
+	}
 }
 
 // Forecast says, pane by pane, what would come back if Reprise restarted

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // mu serialises Install and Remove within the process: each is a
@@ -46,13 +48,15 @@ func readConfig(path string) (*config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if !fi.Mode().IsRegular() {
+	// Opened without blocking, checked and bounded: the file may have been
+	// swapped for a FIFO or grown since the stat.
+	data, err := safefile.ReadFile(c.real, maxConfig)
+	if errors.Is(err, safefile.ErrNotRegular) {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	if fi.Size() > maxConfig {
-		return nil, fmt.Errorf("%s: %d bytes is too large for a config file", path, fi.Size())
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: too large for a config file (limit %d bytes)", path, maxConfig)
 	}
-	data, err := os.ReadFile(c.real)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -117,7 +121,7 @@ func (c *config) remove() error {
 }
 
 func (c *config) unchanged() error {
-	now, err := os.ReadFile(c.real)
+	now, err := safefile.ReadFile(c.real, maxConfig)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", c.path, err)
@@ -192,7 +196,7 @@ func (in Installer) statePath() string {
 // only refines Remove, and losing it must not block installing.
 func (in Installer) loadState() *stateDoc {
 	st := &stateDoc{Version: 1, Files: map[string]*fileState{}}
-	data, err := os.ReadFile(in.statePath())
+	data, err := safefile.ReadFile(in.statePath(), maxConfig)
 	if err != nil {
 		return st
 	}
