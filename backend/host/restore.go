@@ -644,15 +644,20 @@ func (h *Host) ForgetSession(ctx context.Context, agentID, sessionID string) err
 // logs of terminals that ended longer ago than configured (0 = keep).
 func (h *Host) prune(ctx context.Context) {
 	if days := h.settingInt(ctx, api.SettingSessionRetentionDays); days > 0 {
-		n, err := h.store.PruneSessions(ctx, time.Now().AddDate(0, 0, -days))
-		if err != nil {
+		if cutoff, ok := retentionCutoff(time.Now(), days); !ok {
+			h.log.Warn("session retention out of range; nothing pruned", "days", days, "max", maxRetentionDays)
+		} else if n, err := h.store.PruneSessions(ctx, cutoff); err != nil {
 			h.log.Warn("prune sessions", "err", err)
 		} else if n > 0 {
 			h.log.Info("pruned old agent sessions", "count", n, "days", days)
 		}
 	}
 	if days := h.settingInt(ctx, api.SettingScrollbackRetentionDays); days > 0 {
-		cutoff := time.Now().AddDate(0, 0, -days)
+		cutoff, ok := retentionCutoff(time.Now(), days)
+		if !ok {
+			h.log.Warn("scrollback retention out of range; nothing pruned", "days", days, "max", maxRetentionDays)
+			return
+		}
 		ts, err := h.store.ListTerminals(ctx)
 		if err != nil {
 			return
@@ -665,6 +670,18 @@ func (h *Host) prune(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// retentionCutoff is the moment before which ended sessions (or logs) are
+// pruned, for a retention of days. ok is false for 0 (keep forever) and for
+// a value out of range, such as one stored before the range was enforced:
+// AddDate with a huge negative count overflows into the future, and that
+// cutoff would prune everything.
+func retentionCutoff(now time.Time, days int) (cutoff time.Time, ok bool) {
+	if days <= 0 || days > maxRetentionDays {
+		return time.Time{}, false
+	}
+	return now.AddDate(0, 0, -days), true
 }
 
 func (h *Host) settingInt(ctx context.Context, key string) int {

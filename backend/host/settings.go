@@ -3,9 +3,15 @@ package host
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/reprise-dev/reprise/backend/api"
 )
+
+// maxRetentionDays bounds the retention settings (100 years). Checked here,
+// where the CLI, SDK, MCP, WebSocket and the app all set settings, and again
+// where the cutoff is computed, for values stored before the check existed.
+const maxRetentionDays = 36500
 
 // settingDefs lists the settings users can change, with their default and
 // allowed values.
@@ -43,9 +49,9 @@ func (h *Host) SetSetting(ctx context.Context, key, value string) error {
 		return fmt.Errorf("unknown setting %q", key)
 	}
 	if d.allowed == nil { // a number of days
-		var n int
-		if _, err := fmt.Sscanf(value, "%d", &n); err != nil || n < 0 || fmt.Sprint(n) != value {
-			return fmt.Errorf("setting %s: %q is not a whole number of days (0 = keep forever)", key, value)
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 || n > maxRetentionDays || strconv.Itoa(n) != value {
+			return fmt.Errorf("setting %s: %q is not a whole number of days from 0 to %d (0 = keep forever)", key, value, maxRetentionDays)
 		}
 		return h.store.SetSetting(ctx, key, value)
 	}
