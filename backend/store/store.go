@@ -11,13 +11,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -29,6 +33,9 @@ var (
 	// ErrConflict means the change lost a race or would break a constraint:
 	// a stale layout version, a duplicate id, a terminal still in a pane.
 	ErrConflict = errors.New("conflict")
+	// ErrCorrupt means the database file is damaged (a bad header, a bad
+	// page, a truncated file): Open refuses it and keeps a copy.
+	ErrCorrupt = errors.New("database file is damaged")
 )
 
 // busyTimeout is how long a connection waits for another writer (this
@@ -60,6 +67,9 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*Store, error)
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
+	if err := privateFiles(abs); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
 	// Two processes opening a fresh database at once can meet SQLITE_BUSY
 	// where no busy handler applies (switching the journal to WAL needs an
 	// exclusive lock); that is transient, so retry it briefly.
@@ -72,10 +82,134 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*Store, error)
 		}
 		time.Sleep(time.Duration(20*(attempt+1)) * time.Millisecond)
 	}
+	if isCorrupt(err) {
+		return nil, keepBroken(abs, err, logger)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
 	return s, nil
+}
+
+// privateFiles makes the database 0600 before SQLite opens it: SQLite
+// creates the -wal and -shm files with the database file's mode, so they
+// follow. A database left 0644 by an older Reprise is tightened, with its
+// companions. A symlink at the path is refused.
+func privateFiles(abs string) error {
+	f, err := safefile.OpenRW(abs, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	for _, p := range []string{abs + "-wal", abs + "-shm", abs + "-journal"} {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+			_ = os.Chmod(p, 0o600)
+		}
+	}
+	return nil
+}
+
+// isCorrupt: SQLite reports a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB),
+// or the integrity check did.
+func isCorrupt(err error) bool {
+	if errors.Is(err, ErrCorrupt) {
+		return true
+	}
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
+}
+
+// fullCheckBelow: databases smaller than this get integrity_check (which
+// also checks that indexes match their tables), larger ones the faster
+// quick_check. Reprise's database is normally well under a megabyte.
+const fullCheckBelow = 16 << 20
+
+// checkIntegrity runs SQLite's own check of every page before anything is
+// written, so a damaged file is refused at start rather than discovered by
+// a failing query later.
+func checkIntegrity(ctx context.Context, db *gorm.DB, abs string) error {
+	pragma := "quick_check"
+	if st, err := os.Stat(abs); err == nil && st.Size() < fullCheckBelow {
+		pragma = "integrity_check"
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	rows, err := sqlDB.QueryContext(ctx, "PRAGMA "+pragma+"(5)")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		problems = append(problems, line)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) == 1 && problems[0] == "ok" {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: %s", ErrCorrupt, pragma, strings.Join(problems, "; "))
+}
+
+// keepBroken copies a damaged database (and its WAL) aside, 0600, and
+// returns the one-line refusal. The copy is named after the file's
+// modification time, so repeated starts on the same damage keep one copy.
+// The original stays where it is: the user decides whether to move it away
+// (Reprise then starts with an empty database) or to try to recover it.
+func keepBroken(abs string, cause error, log *slog.Logger) error {
+	detail := cause.Error()
+	var se sqlite3.Error
+	if errors.As(cause, &se) {
+		detail = se.Error()
+	}
+	stamp := "unknown"
+	if st, err := os.Stat(abs); err == nil {
+		stamp = st.ModTime().UTC().Format("20060102T150405Z")
+	}
+	dst := abs + ".broken-" + stamp
+	if _, err := os.Lstat(dst); err != nil {
+		if err := copyFile(abs, dst); err != nil {
+			log.Error("database is damaged; keeping a copy failed", "path", abs, "err", err)
+			return fmt.Errorf("%w: %s (%s); keeping a copy failed: %w", ErrCorrupt, abs, detail, err)
+		}
+		if _, err := os.Stat(abs + "-wal"); err == nil {
+			_ = copyFile(abs+"-wal", dst+"-wal")
+		}
+	}
+	log.Error("database is damaged; refusing to open it", "path", abs, "copy", dst, "err", cause)
+	return fmt.Errorf("%w: %s (%s); a copy is kept at %s; move %s away to start with an empty database", ErrCorrupt, abs, detail, dst, abs)
+}
+
+func copyFile(src, dst string) error {
+	in, _, err := safefile.OpenNoFollow(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := safefile.CreateExcl(dst, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(dst)
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 func openOnce(ctx context.Context, abs string, logger *slog.Logger) (*Store, error) {
@@ -90,6 +224,10 @@ func openOnce(ctx context.Context, abs string, logger *slog.Logger) (*Store, err
 		return nil, err
 	}
 	s := &Store{db: db, log: logger}
+	if err := checkIntegrity(ctx, db, abs); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
 	if err := migrate(ctx, db, migrations, logger); err != nil {
 		_ = s.Close()
 		return nil, err
