@@ -29,6 +29,7 @@ type session struct {
 	ptmx    *os.File
 	pid     int
 	logw    *scrollback.Writer // nil when logging is off or failed
+	logGap  bool               // the log is dropping output (a full disk); touched only by the writer of logw
 
 	mu      sync.Mutex // guards everything below
 	cond    *sync.Cond // on mu: signalled when a subscriber's backlog shrinks or it goes away
@@ -192,10 +193,18 @@ func (ss *session) writeLog(p []byte) {
 	if ss.logw == nil {
 		return
 	}
-	if _, err := ss.logw.Write(p); err != nil {
-		ss.srv.log.Warn("scrollback write failed; logging stopped for session", "session", ss.id, "err", err)
-		ss.logw.Close()
+	_, err := ss.logw.Write(p)
+	switch {
+	case errors.Is(err, os.ErrClosed):
 		ss.logw = nil
+	case err != nil && !ss.logGap:
+		// The writer keeps trying on each write and labels the gap in the
+		// log when it resumes (a full disk is often transient).
+		ss.logGap = true
+		ss.srv.log.Warn("scrollback write failed; output is not kept until the disk accepts writes again", "session", ss.id, "err", err)
+	case err == nil && ss.logGap:
+		ss.logGap = false
+		ss.srv.log.Info("scrollback logging resumed; the gap is labelled in the log", "session", ss.id)
 	}
 }
 

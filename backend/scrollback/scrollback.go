@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -36,15 +37,31 @@ func Paths(dir, id string) (cur, prev string, err error) {
 
 // Writer appends to a terminal's log, rotating at half the limit. Safe for
 // one writer goroutine plus concurrent Close.
+//
+// A failed write (a full disk, most often) does not stop the log for good:
+// the output of the failing write and of every write after it is dropped,
+// and each later write first tries to put a dim label into the log, "output
+// between 12:01:05 and 12:04:10 was not kept: disk full". Once that label
+// is written logging goes on, so a restore shows where output is missing
+// instead of silently ending there. A partial write is cut back off the
+// file, so the log never holds half a chunk (half an escape sequence).
 type Writer struct {
 	mu    sync.Mutex // guards all fields
-	f     *os.File
+	f     *os.File   // nil when closed, or when reopening after a failed rotation failed too
 	cur   string
 	prev  string
-	size  int64
+	size  int64 // bytes in cur
 	limit int64
-	err   error // sticky: a full disk stops logging, never the terminal
+
+	closed   bool
+	gapSince time.Time // zero when not dropping output; else when the first dropped write was
+	gapCause error     // why the first dropped write failed
+	now      func() time.Time
 }
+
+// ErrDropped wraps the error of every write whose output was dropped
+// because the log could not be written (see Writer).
+var ErrDropped = errors.New("scrollback output dropped")
 
 // Create opens (truncating) a new log for id under dir, mode 0600.
 func Create(dir, id string, limit int64) (*Writer, error) {
@@ -59,48 +76,121 @@ func Create(dir, id string, limit int64) (*Writer, error) {
 		return nil, fmt.Errorf("create scrollback dir: %w", err)
 	}
 	_ = os.Remove(prev)
-	f, err := os.OpenFile(cur, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := openLog(cur, os.O_TRUNC)
 	if err != nil {
 		return nil, fmt.Errorf("create scrollback log: %w", err)
 	}
-	return &Writer{f: f, cur: cur, prev: prev, limit: limit}, nil
+	return &Writer{f: f, cur: cur, prev: prev, limit: limit, now: time.Now}, nil
 }
 
-// Write appends p. Errors are sticky and returned, but callers treat them as
-// "stop logging", not as a reason to stop the terminal.
+// openLog opens a log file for appending, refusing a symlink planted at
+// its path (O_NOFOLLOW) and anything that is not a regular file.
+func openLog(path string, extra int) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|extra, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return f, nil
+}
+
+// Write appends p. While the log cannot be written, p is dropped and the
+// error (wrapping ErrDropped) returned; callers never stop the terminal for
+// it, and keep writing: a later Write resumes the log, with a label for the
+// gap, once the disk accepts writes again. After Close, Write returns
+// os.ErrClosed.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.err != nil {
-		return 0, w.err
-	}
-	if w.f == nil {
+	if w.closed {
 		return 0, os.ErrClosed
+	}
+	if !w.gapSince.IsZero() {
+		if err := w.resumeLocked(); err != nil {
+			return 0, fmt.Errorf("%w: %w", ErrDropped, err)
+		}
+	}
+	if err := w.appendLocked(p); err != nil {
+		w.gapSince, w.gapCause = w.now(), err
+		return 0, fmt.Errorf("%w: %w", ErrDropped, err)
+	}
+	return len(p), nil
+}
+
+// appendLocked writes p whole or not at all.
+func (w *Writer) appendLocked(p []byte) error {
+	if w.f == nil {
+		f, err := openLog(w.cur, 0)
+		if err != nil {
+			return fmt.Errorf("reopen scrollback: %w", err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("reopen scrollback: %w", err)
+		}
+		w.f, w.size = f, st.Size()
 	}
 	if w.size+int64(len(p)) > w.limit/2 && w.size > 0 {
 		if err := w.rotateLocked(); err != nil {
-			w.err = err
-			return 0, err
+			return err
 		}
 	}
 	n, err := w.f.Write(p)
-	w.size += int64(n)
 	if err != nil {
-		w.err = fmt.Errorf("write scrollback: %w", err)
+		if n > 0 {
+			_ = w.f.Truncate(w.size) // O_APPEND: the next write lands at the new end
+		}
+		return fmt.Errorf("write scrollback: %w", err)
 	}
-	return n, w.err
+	w.size += int64(n)
+	return nil
+}
+
+// resumeLocked writes the label for the current gap; the gap is over when
+// it is in the log.
+func (w *Writer) resumeLocked() error {
+	if err := w.appendLocked(GapLabel(w.gapSince, w.now(), w.gapCause)); err != nil {
+		return err
+	}
+	w.gapSince, w.gapCause = time.Time{}, nil
+	return nil
+}
+
+// GapLabel is the dim line written into a log where output was dropped,
+// from the first dropped write (since) to the moment logging resumed.
+func GapLabel(since, until time.Time, cause error) []byte {
+	layout := "15:04:05"
+	if since.YearDay() != until.YearDay() || since.Year() != until.Year() {
+		layout = "2006-01-02 15:04:05"
+	}
+	why := "write error"
+	switch {
+	case errors.Is(cause, syscall.ENOSPC), errors.Is(cause, syscall.EDQUOT):
+		why = "disk full"
+	case errors.Is(cause, syscall.EIO):
+		why = "disk i/o error"
+	case errors.Is(cause, os.ErrPermission):
+		why = "permission denied"
+	}
+	return fmt.Appendf(nil, "\r\n\x1b[0;2m[reprise: output between %s and %s was not kept: %s]\x1b[0m\r\n",
+		since.Format(layout), until.Format(layout), why)
 }
 
 func (w *Writer) rotateLocked() error {
 	if err := w.f.Close(); err != nil {
+		w.f = nil
 		return fmt.Errorf("rotate scrollback: %w", err)
 	}
+	w.f = nil
 	if err := os.Rename(w.cur, w.prev); err != nil {
 		return fmt.Errorf("rotate scrollback: %w", err)
 	}
-	f, err := os.OpenFile(w.cur, os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := openLog(w.cur, os.O_TRUNC)
 	if err != nil {
-		w.f = nil
 		return fmt.Errorf("rotate scrollback: %w", err)
 	}
 	w.f, w.size = f, 0
@@ -111,6 +201,7 @@ func (w *Writer) rotateLocked() error {
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.closed = true
 	if w.f == nil {
 		return nil
 	}
