@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,10 +11,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/inbox"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/sdk"
 )
 
@@ -31,21 +35,25 @@ func runHook(args []string, stdin io.Reader) error {
 		return nil
 	}
 	agent, event, rest := args[0], args[1], args[2:]
-	logf, _ := os.OpenFile(filepath.Join(home, "logs", "hooks.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	_ = os.MkdirAll(filepath.Join(home, "logs"), 0o700)
+	logf, _ := safefile.OpenAppend(filepath.Join(home, "logs", "hooks.log"), 0o600)
 	if logf != nil {
 		defer logf.Close()
 	}
-	logger := slog.New(slog.NewTextHandler(orDiscard(logf), nil)).With("component", "hook", "agent", agent, "event", event, "terminal", tid)
+	logger := slog.New(slog.NewTextHandler(fallbackWriter{logf, os.Stderr}, nil)).With("component", "hook", "agent", agent, "event", event, "terminal", tid)
 	if !terminalIDPattern.MatchString(tid) {
 		logger.Warn("ignored: REPRISE_TERMINAL_ID is not a Reprise terminal id", "value", fmt.Sprintf("%q", tid))
 		return nil
 	}
 	var body []byte
 	if wantsStdin(event, rest) {
-		b, err := io.ReadAll(io.LimitReader(stdin, payload.MaxPayload+1))
+		b, complete, err := readPayload(stdin, payload.MaxPayload+1, stdinTimeout)
 		if err != nil {
 			logger.Warn("read payload", "err", err)
 			return nil
+		}
+		if !complete {
+			logger.Warn("stdin still open after the read bound; using what was read", "bound", stdinTimeout, "bytes", len(b))
 		}
 		body = b
 	}
@@ -62,8 +70,9 @@ func runHook(args []string, stdin io.Reader) error {
 		logger.Error("encode hook record", "err", err)
 		return nil
 	}
-	if err := host.InboxOf(home).Put(rec); err != nil {
-		logger.Error("hook event could not be saved", "err", err)
+	if err := putRetrying(host.InboxOf(home), rec, logger); err != nil {
+		// Keep the record in the log line: it is the only copy left.
+		logger.Error("hook event could not be saved; it is lost", "err", err, "attempts", len(putRetryDelays)+1, "record", string(rec))
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -92,9 +101,84 @@ func wantsStdin(event string, rest []string) bool {
 	return true
 }
 
-func orDiscard(f *os.File) io.Writer {
-	if f == nil {
-		return io.Discard
+// stdinTimeout bounds how long the hook waits for its payload. Agents write
+// the payload and close stdin at once; one that never closes it must not
+// hang its own hook (and so itself) forever.
+const stdinTimeout = 2 * time.Second
+
+// readPayload reads r to EOF, at most limit bytes, waiting at most timeout.
+// complete is false when the wait ran out; what was read so far is
+// returned (it may still be a whole payload). The reading goroutine is left
+// blocked in that case, which is fine in a process about to exit.
+func readPayload(r io.Reader, limit int64, timeout time.Duration) (b []byte, complete bool, err error) {
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(lockedWriter{&mu, &buf}, io.LimitReader(r, limit))
+		done <- err
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return buf.Bytes(), true, err
+	case <-t.C:
+		mu.Lock()
+		defer mu.Unlock()
+		return bytes.Clone(buf.Bytes()), false, nil
 	}
-	return f
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// putRetryDelays: a failed inbox write (a full disk, most often) is retried
+// after each of these, about 1.5 s in all, so the agent is never held up for
+// long.
+var putRetryDelays = []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond}
+
+func putRetrying(in inbox.Inbox, rec []byte, logger *slog.Logger) error {
+	for i := 0; ; i++ {
+		err := in.Put(rec)
+		if err == nil {
+			if i > 0 {
+				logger.Info("hook event saved after retrying", "attempts", i+1)
+			}
+			return nil
+		}
+		if i == len(putRetryDelays) {
+			return err
+		}
+		if i == 0 {
+			logger.Warn("hook event not saved; retrying", "err", err)
+		}
+		time.Sleep(putRetryDelays[i])
+	}
+}
+
+// fallbackWriter writes the hook's log to hooks.log, or, when that cannot be
+// opened or written (the disk that refused the inbox write is usually the
+// same one), to the hook's stderr: the agent keeps or shows it, and a lost
+// event is never silent. stdout stays empty, as agents may parse it.
+type fallbackWriter struct {
+	f        *os.File
+	fallback io.Writer
+}
+
+func (w fallbackWriter) Write(p []byte) (int, error) {
+	if w.f != nil {
+		if _, err := w.f.Write(p); err == nil {
+			return len(p), nil
+		}
+	}
+	return w.fallback.Write(p)
 }
