@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // Inbox is a directory of records named so that lexical order is arrival
@@ -31,8 +33,7 @@ func (in Inbox) Put(rec []byte) error {
 	_, _ = rand.Read(b[:])
 	name := fmt.Sprintf("%020d-%s.json", time.Now().UnixNano(), hex.EncodeToString(b[:]))
 	tmp := filepath.Join(in.Dir, "."+name+".tmp")
-	if err := os.WriteFile(tmp, rec, 0o600); err != nil {
-		os.Remove(tmp)
+	if err := writeNew(tmp, rec); err != nil {
 		return fmt.Errorf("inbox: write: %w", err)
 	}
 	if err := os.Rename(tmp, filepath.Join(in.Dir, name)); err != nil {
@@ -40,6 +41,55 @@ func (in Inbox) Put(rec []byte) error {
 		return fmt.Errorf("inbox: %w", err)
 	}
 	return nil
+}
+
+// maxRecord bounds one record read back (a hook payload is at most 1 MiB;
+// the record adds little). Anything larger was not written by a hook.
+const maxRecord = 4 << 20
+
+// MaxRejected is how many rejected records rejected/ keeps (the newest):
+// they are there for a person to look at, and a misbehaving agent must not
+// fill the disk with them.
+const MaxRejected = 100
+
+// pruneRejected deletes all but the newest keep records in dir. Names sort
+// in arrival order.
+func pruneRejected(dir string, keep int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	var names []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) <= keep {
+		return
+	}
+	sort.Strings(names)
+	for _, n := range names[:len(names)-keep] {
+		_ = os.Remove(filepath.Join(dir, n))
+	}
+}
+
+// writeNew writes a new file. O_EXCL|O_NOFOLLOW: something planted at the
+// name (a symlink to a file elsewhere) makes the write fail instead of
+// writing through it.
+func writeNew(path string, b []byte) error {
+	f, err := safefile.CreateExcl(path, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }
 
 // ErrReject marks a record the consumer can never accept (malformed): it is
@@ -68,7 +118,7 @@ func (in Inbox) Drain(fn func(name string, rec []byte) error) (int, error) {
 	done := 0
 	for _, n := range names {
 		p := filepath.Join(in.Dir, n)
-		rec, err := os.ReadFile(p)
+		rec, err := safefile.ReadFile(p, maxRecord)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // another drainer took it
 		}
@@ -84,6 +134,7 @@ func (in Inbox) Drain(fn func(name string, rec []byte) error) (int, error) {
 			if err := os.Rename(p, filepath.Join(rej, n)); err != nil {
 				return done, fmt.Errorf("inbox: %w", err)
 			}
+			pruneRejected(rej, MaxRejected)
 			done++
 			continue
 		}

@@ -83,3 +83,48 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 		t.Fatalf("drained %d (%d distinct): %v", n, len(seen), err)
 	}
 }
+
+// rejected/ was never cleaned: every malformed record stayed forever.
+func TestRejectedIsPruned(t *testing.T) {
+	in := Inbox{Dir: t.TempDir()}
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 50; i++ {
+			if err := in.Put([]byte(fmt.Sprint(round*50 + i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := in.Drain(func(string, []byte) error { return ErrReject }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rej := filepath.Join(in.Dir, "rejected")
+	ents, err := os.ReadDir(rej)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != MaxRejected {
+		t.Fatalf("rejected/ holds %d records, want the newest %d", len(ents), MaxRejected)
+	}
+	// The oldest went: the first kept is record 50 (of 0..149).
+	b, _ := os.ReadFile(filepath.Join(rej, ents[0].Name()))
+	if string(b) != "50" {
+		t.Fatalf("oldest kept record is %q, want 50", b)
+	}
+}
+
+// A symlink planted at a temporary name must not be written through.
+func TestPutRefusesPlantedSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(target, []byte("keep"), 0o600)
+	tmp := filepath.Join(dir, ".planted.tmp")
+	if err := os.Symlink(target, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeNew(tmp, []byte("x")); err == nil {
+		t.Error("wrote through a planted symlink")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Fatalf("the symlink's target was written: %q", b)
+	}
+}
