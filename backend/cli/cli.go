@@ -26,6 +26,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyd"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/store"
 	"github.com/reprise-dev/reprise/backend/web"
 )
@@ -145,7 +146,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 // OpenLog returns a logger writing to path (0600), or stderr if it cannot.
 func OpenLog(path string, level slog.Level) (*slog.Logger, func()) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefile.OpenAppend(path, 0o600) // a planted symlink is refused
 	if err != nil {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})), func() {}
 	}
@@ -243,7 +244,19 @@ func writeJSONFile(path string, v any) error {
 		return err
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+	// A leftover (or planted symlink) at the temporary name is removed, not
+	// written through; O_EXCL refuses one planted again in between.
+	_ = os.Remove(tmp)
+	f, err := safefile.CreateExcl(tmp, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return os.Rename(tmp, path)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // ErrLocked means another process holds the lock.
@@ -20,7 +22,9 @@ type Lock struct{ f *os.File }
 
 // TryLock takes the lock at path without waiting and writes our pid into it.
 func TryLock(path string) (*Lock, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	// A symlink planted at the lock path is refused, not followed: the pid
+	// write below would otherwise truncate whatever file it points to.
+	f, err := safefile.OpenRW(path, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock %s: %w", path, err)
 	}
@@ -38,7 +42,7 @@ func TryLock(path string) (*Lock, error) {
 
 // Holder returns the pid written by the current holder, or 0.
 func Holder(path string) int {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, 64)
 	if err != nil {
 		return 0
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/sdk"
 )
 
@@ -201,7 +202,7 @@ func agentEnv(environ []string) []string {
 
 // openLog appends to the host log (0600), or discards if it cannot.
 func openLog(path string) (*slog.Logger, func()) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := safefile.OpenAppend(path, 0o600) // a planted symlink is refused
 	if err != nil {
 		return slog.New(slog.DiscardHandler), func() {}
 	}

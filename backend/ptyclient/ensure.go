@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // Ensure connects to the home's daemon, starting one if none answers. exe
@@ -46,7 +47,7 @@ func Spawn(home paths.Home, exe string) error {
 	if err := home.Ensure(); err != nil {
 		return err
 	}
-	logf, err := os.OpenFile(home.PtydLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logf, err := safefile.OpenAppend(home.PtydLog(), 0o600) // a planted symlink is refused
 	if err != nil {
 		return fmt.Errorf("open daemon log: %w", err)
 	}
