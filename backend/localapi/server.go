@@ -19,6 +19,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
@@ -36,7 +37,10 @@ type Server struct {
 
 // Listen serves the API on sock.
 func Listen(h *host.Host, sock string, logger *slog.Logger) (*Server, error) {
-	_ = os.Remove(sock) // the host lock is held: any socket here is stale
+	// The host lock is held: any socket here is stale.
+	if err := safefile.ClearSocket(sock); err != nil {
+		return nil, fmt.Errorf("local api: %w", err)
+	}
 	old := syscall.Umask(0o177)
 	ln, err := net.Listen("unix", sock)
 	syscall.Umask(old)

@@ -435,3 +435,20 @@ func TestDebugStreams(t *testing.T) {
 		t.Fatalf("a closed viewer is still listed: %+v", st)
 	}
 }
+
+// A directory at the socket path was reported as "address already in use".
+func TestDirectoryAtSocketPath(t *testing.T) {
+	in := newInstance(t)
+	sock := filepath.Join(in.home.RunDir(), "other.sock")
+	if err := os.MkdirAll(filepath.Join(sock, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := localapi.Listen(in.h, sock, slog.New(slog.DiscardHandler))
+	if err == nil {
+		t.Fatal("listened over a directory")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, sock) || !strings.Contains(msg, "is a directory") || strings.Contains(msg, "address already in use") {
+		t.Fatalf("error %q does not say the path is a directory", msg)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/scrollback"
 )
 
@@ -48,7 +49,10 @@ func Run(ctx context.Context, home paths.Home, logger *slog.Logger) error {
 	defer lock.Release()
 
 	sock := home.PtydSocket()
-	_ = os.Remove(sock) // stale from a killed daemon; we hold the lock, so it is not live
+	// Stale from a killed daemon; we hold the lock, so it is not live.
+	if err := safefile.ClearSocket(sock); err != nil {
+		return err
+	}
 	old := syscall.Umask(0o177)
 	ln, err := net.Listen("unix", sock)
 	syscall.Umask(old)

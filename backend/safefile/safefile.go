@@ -131,3 +131,26 @@ func Stat(path string) (fs.FileInfo, error) {
 	}
 	return st, nil
 }
+
+// ClearSocket removes a stale Unix socket at path before a server listens
+// there (the caller holds the lock that makes anything there stale). A
+// leftover file or symlink goes too (removing a link never touches its
+// target), but a directory is left alone and reported, naming the path:
+// os.Remove would delete an empty one, and with a non-empty one listening
+// failed with a misleading "address already in use".
+func ClearSocket(path string) error {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%s is a directory, not a socket; move it away and start again", path)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove stale socket: %w", err)
+	}
+	return nil
+}

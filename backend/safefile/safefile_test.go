@@ -57,3 +57,23 @@ func TestRefusals(t *testing.T) {
 	}
 	f.Close()
 }
+
+func TestClearSocket(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.sock")
+	os.Mkdir(empty, 0o700)
+	if err := ClearSocket(empty); err == nil {
+		t.Error("an empty directory at the socket path was accepted")
+	}
+	if _, err := os.Stat(empty); err != nil {
+		t.Error("the directory was removed")
+	}
+	file := filepath.Join(dir, "stale.sock")
+	os.WriteFile(file, nil, 0o600)
+	if err := ClearSocket(file); err != nil {
+		t.Error(err)
+	}
+	if err := ClearSocket(filepath.Join(dir, "none.sock")); err != nil {
+		t.Error(err)
+	}
+}
