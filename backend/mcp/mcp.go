@@ -59,11 +59,9 @@ func Run(ctx context.Context, opts Options) error {
 	defer conn.Close()
 	cwd, _ := os.Getwd()
 	srv := NewServer(conn, ServerOptions{Version: opts.Version, DefaultCwd: cwd, Logger: logger})
-	in, ok := opts.Stdin.(io.ReadCloser)
-	if !ok {
-		in = io.NopCloser(opts.Stdin)
-	}
-	ss, err := srv.Connect(ctx, &mcpsdk.IOTransport{Reader: in, Writer: nopWriteCloser{opts.Stdout}}, nil)
+	out := &lockedWriter{w: opts.Stdout}
+	in := checkedLines(opts.Stdin, out, logger)
+	ss, err := srv.Connect(ctx, &mcpsdk.IOTransport{Reader: in, Writer: out}, nil)
 	if err != nil {
 		return err
 	}
@@ -81,8 +79,3 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 }
-
-// nopWriteCloser keeps the transport from closing our stdout.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
