@@ -18,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // DefaultLimit bounds one terminal's log pair on disk.
@@ -260,7 +262,9 @@ func Tail(dir, id string, max int64) (data []byte, modUnixMs int64, ok bool, err
 }
 
 func tailFile(path string, max int64) ([]byte, int64, bool, error) {
-	f, err := os.Open(path)
+	// Not blocking, regular only: a FIFO planted at the path must not hang
+	// the host's restore.
+	f, st, err := safefile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, false, nil
 	}
@@ -268,10 +272,6 @@ func tailFile(path string, max int64) ([]byte, int64, bool, error) {
 		return nil, 0, false, fmt.Errorf("read scrollback: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("read scrollback: %w", err)
-	}
 	off := st.Size() - max
 	if off < 0 {
 		off = 0

@@ -3,7 +3,9 @@ package scrollback
 import (
 	"bytes"
 	"os"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestBoundedUnder100MiB(t *testing.T) {
@@ -100,5 +102,24 @@ func TestLastLines(t *testing.T) {
 		if got := string(LastLines([]byte(c.in), c.n)); got != c.want {
 			t.Errorf("LastLines(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
+	}
+}
+
+// A FIFO planted at a log path must not hang the host's restore.
+func TestTailRefusesFIFO(t *testing.T) {
+	dir := t.TempDir()
+	cur, _, _ := Paths(dir, "t_fifo")
+	if err := syscall.Mkfifo(cur, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, _, err := Tail(dir, "t_fifo", 1<<20); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a FIFO was read as a log")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Tail hung on a FIFO")
 	}
 }
