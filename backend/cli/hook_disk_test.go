@@ -132,6 +132,28 @@ func TestHookDiskFull(t *testing.T) {
 			}
 		}
 	})
+	t.Run("hooks.log unwritable too", func(t *testing.T) {
+		home := t.TempDir()
+		fullInbox(t, home)
+		// A directory where the log file should be: it cannot be opened.
+		os.MkdirAll(filepath.Join(home, "logs", "hooks.log"), 0o700)
+		cmd := hookCmd(home, "SessionStart")
+		cmd.Stdin = strings.NewReader(startPayload)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := waitExit(t, cmd, 20*time.Second); err != nil {
+			t.Fatalf("hook exited with %v", err)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("hook printed on stdout: %q", stdout.String())
+		}
+		if !strings.Contains(stderr.String(), "could not be saved; it is lost") || !strings.Contains(stderr.String(), "s-full") {
+			t.Errorf("the lost event is not on stderr: %q", stderr.String())
+		}
+	})
 	t.Run("space comes back", func(t *testing.T) {
 		home := t.TempDir()
 		filler := fullInbox(t, home)
