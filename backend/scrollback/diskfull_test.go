@@ -98,3 +98,48 @@ func TestDiskFullGapIsLabelledAndLoggingResumes(t *testing.T) {
 		t.Errorf("the log before the gap holds %d bytes, want the %d whole lines written (%d bytes)", len(head), kept, len(want))
 	}
 }
+
+// A terminal opened while the disk is full (no room even for the log
+// file) had no log for its whole life. Its log now starts, labelled, once
+// there is room.
+func TestCreateOnFullDiskStartsLater(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,nr_inodes=8,mode=0700"); err != nil {
+		t.Skipf("skipping the full-disk test: cannot mount a tmpfs (%v); run as root to include it", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	var fillers []string
+	for i := 0; ; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("filler%d", i))
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			break
+		}
+		fillers = append(fillers, p)
+	}
+	w, err := Create(dir, "t_late", 1<<20)
+	if err != nil {
+		t.Fatalf("create on a full disk: %v", err)
+	}
+	defer w.Close()
+	if _, err := w.Write([]byte("lost\r\n")); !errors.Is(err, ErrDropped) {
+		t.Fatalf("write with no log file: %v, want ErrDropped", err)
+	}
+	os.Remove(fillers[0])
+	if _, err := w.Write([]byte("kept\r\n")); err != nil {
+		t.Fatalf("write once there is room: %v", err)
+	}
+	log, _, ok, err := Tail(dir, "t_late", 1<<20)
+	if err != nil || !ok {
+		t.Fatalf("tail: ok=%v err=%v", ok, err)
+	}
+	if !bytes.Contains(log, []byte("was not kept: disk full]")) || !bytes.HasSuffix(log, []byte("kept\r\n")) || bytes.Contains(log, []byte("lost")) {
+		t.Fatalf("log %q", log)
+	}
+}

@@ -56,6 +56,7 @@ type Writer struct {
 	limit int64
 
 	closed   bool
+	truncate bool      // the log file was never created: the first open truncates any stale one
 	gapSince time.Time // zero when not dropping output; else when the first dropped write was
 	gapCause error     // why the first dropped write failed
 	now      func() time.Time
@@ -78,11 +79,20 @@ func Create(dir, id string, limit int64) (*Writer, error) {
 		return nil, fmt.Errorf("create scrollback dir: %w", err)
 	}
 	_ = os.Remove(prev)
+	w := &Writer{cur: cur, prev: prev, limit: limit, now: time.Now}
 	f, err := openLog(cur, os.O_TRUNC)
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		// A full disk (no room for the file's directory entry or inode):
+		// start in a gap, so the log begins, labelled, once there is room,
+		// instead of staying off for the terminal's whole life.
+		w.gapSince, w.gapCause, w.truncate = w.now(), err, true
+		return w, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("create scrollback log: %w", err)
 	}
-	return &Writer{f: f, cur: cur, prev: prev, limit: limit, now: time.Now}, nil
+	w.f = f
+	return w, nil
 }
 
 // openLog opens a log file for appending, refusing a symlink planted at
@@ -125,10 +135,15 @@ func (w *Writer) Write(p []byte) (int, error) {
 // appendLocked writes p whole or not at all.
 func (w *Writer) appendLocked(p []byte) error {
 	if w.f == nil {
-		f, err := openLog(w.cur, 0)
+		flag := 0
+		if w.truncate {
+			flag = os.O_TRUNC
+		}
+		f, err := openLog(w.cur, flag)
 		if err != nil {
 			return fmt.Errorf("reopen scrollback: %w", err)
 		}
+		w.truncate = false
 		st, err := f.Stat()
 		if err != nil {
 			f.Close()
