@@ -61,6 +61,10 @@ func runDesktop(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if err := cli.CheckDisplay(os.Getenv); err != nil { // before the host starts a daemon
+		fmt.Fprintf(os.Stderr, "reprise: %s\n", err)
+		return 1
+	}
 	home, err := paths.Resolve(*homeFlag)
 	if err == nil {
 		err = home.Ensure()

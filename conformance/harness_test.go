@@ -519,7 +519,7 @@ func fmtBinding(b api.Binding) string {
 
 // run starts the agent through Reprise (RunAgent: Reprise's own argv and
 // hook installation) and attaches to its pane.
-func (r *rig) run(req api.RunAgentRequest) api.RunAgentResult {
+func (r *rig) run(req api.CreateAgentRequest) api.CreateAgentResult {
 	r.t.Helper()
 	if req.Agent == "" {
 		req.Agent = r.cli.ID
@@ -527,7 +527,7 @@ func (r *rig) run(req api.RunAgentRequest) api.RunAgentResult {
 	if req.Cwd == "" {
 		req.Cwd = r.work
 	}
-	res, err := r.h.RunAgent(context.Background(), req)
+	res, err := r.h.CreateAgent(context.Background(), req)
 	if err != nil {
 		r.t.Fatalf("run %s: %v", req.Agent, err)
 	}

@@ -52,7 +52,7 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-([0-9a-f])[0-9a-f]{3}-
 // session is one agent launched through Reprise and prompted.
 type session struct {
 	p        profile
-	run      api.RunAgentResult
+	run      api.CreateAgentResult
 	tid      string
 	id       string // the agent's session id as Reprise recorded it
 	codeword string
@@ -65,7 +65,7 @@ type session struct {
 // (pre-assigned) id through SessionStart at once; Codex reports nothing.
 func launch(r *rig, p profile) session {
 	r.t.Helper()
-	res := r.run(api.RunAgentRequest{})
+	res := r.run(api.CreateAgentRequest{})
 	s := session{p: p, run: res, tid: res.TerminalID}
 	checkHookInstall(r, res)
 	if _, ok := r.tryShows(s.tid, startTimeout/2, p.ready...); !ok {
@@ -78,7 +78,7 @@ func launch(r *rig, p profile) session {
 		r.t.Logf("ANOMALY: %s drew nothing in its pane %s within %s; artifacts saved; relaunching once", p.id, s.tid, startTimeout/2)
 		r.res.note("first launch drew nothing in its pane (anomaly, relaunched)")
 		_ = r.h.CloseTerminal(context.Background(), s.tid)
-		res = r.run(api.RunAgentRequest{})
+		res = r.run(api.CreateAgentRequest{})
 		s = session{p: p, run: res, tid: res.TerminalID}
 		checkHookInstall(r, res)
 		r.waitShows(s.tid, startTimeout, p.ready...)
@@ -109,7 +109,7 @@ func launch(r *rig, p profile) session {
 // checkHookInstall: the hooks the CLI runs are the ones Reprise put in
 // place itself — Claude's per-launch --settings file, Codex's and Gemini's
 // own config — each holding Reprise's guarded command.
-func checkHookInstall(r *rig, res api.RunAgentResult) {
+func checkHookInstall(r *rig, res api.CreateAgentResult) {
 	r.t.Helper()
 	var path string
 	switch r.cli.ID {
@@ -516,7 +516,7 @@ func scenarioExit(t *testing.T, id string) *rig {
 	}
 	r.res.note("`sessions list --all`: resumable")
 	// Resume on demand, in the same pane (Sessions → Resume here).
-	res := r.run(api.RunAgentRequest{ResumeSessionID: s.id, PaneID: s.run.PaneID})
+	res := r.run(api.CreateAgentRequest{ResumeSessionID: s.id, PaneID: s.run.PaneID})
 	if nb := r.binding(res.TerminalID); nb.SessionID != s.id || !nb.Prompted {
 		r.t.Errorf("binding right after launching resume %s: %s", s.id, fmtBinding(nb))
 	} else {

@@ -30,7 +30,7 @@ func Example_resumeInterrupted() {
 		fmt.Println(err)
 		return
 	}
-	run, err := c.CreateAgent(ctx, sdk.RunAgentRequest{Agent: "claude", Prompt: "remember PAPAYA-77", Cwd: th.work})
+	run, err := c.CreateAgent(ctx, sdk.CreateAgentRequest{Agent: "claude", Prompt: "remember PAPAYA-77", Cwd: th.work})
 	if err != nil {
 		fmt.Println(err)
 		return

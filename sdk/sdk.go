@@ -26,13 +26,17 @@ import (
 
 // Types shared with the host.
 type (
-	Agent           = api.Agent
-	Terminal        = api.Terminal
-	Session         = api.Session
-	Binding         = api.Binding
-	RunAgentRequest = api.RunAgentRequest
-	RunAgentResult  = api.RunAgentResult
-	ResumeResult    = api.ResumeResult
+	Agent              = api.Agent
+	Terminal           = api.Terminal
+	Session            = api.Session
+	Binding            = api.Binding
+	CreateAgentRequest = api.CreateAgentRequest
+	CreateAgentResult  = api.CreateAgentResult
+	// Deprecated: use CreateAgentRequest.
+	RunAgentRequest = api.CreateAgentRequest
+	// Deprecated: use CreateAgentResult.
+	RunAgentResult = api.CreateAgentResult
+	ResumeResult   = api.ResumeResult
 )
 
 // ErrNoHost means no Reprise host answers on the socket.
@@ -142,8 +146,8 @@ func (c *Client) Agents(ctx context.Context) ([]Agent, error) {
 // CreateAgent starts an agent in a new pane (or req.PaneID). Set
 // req.ResumeSessionID to the agent's own session id to resume that
 // conversation; the prompt is optional.
-func (c *Client) CreateAgent(ctx context.Context, req RunAgentRequest) (RunAgentResult, error) {
-	var out RunAgentResult
+func (c *Client) CreateAgent(ctx context.Context, req CreateAgentRequest) (CreateAgentResult, error) {
+	var out CreateAgentResult
 	return out, c.do(ctx, http.MethodPost, "/v1/agents/run", req, &out)
 }
 

@@ -75,7 +75,7 @@ func TestAPIError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.CreateAgent(context.Background(), sdk.RunAgentRequest{Agent: "claude", Cwd: "/no/such/dir"})
+	_, err = c.CreateAgent(context.Background(), sdk.CreateAgentRequest{Agent: "claude", Cwd: "/no/such/dir"})
 	var ae *sdk.APIError
 	if !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity || ae.Message != "No such directory: /no/such/dir" {
 		t.Fatalf("got %#v", err)
@@ -121,7 +121,7 @@ func TestClientAgainstHost(t *testing.T) {
 		t.Fatalf("agents: %+v", agents)
 	}
 
-	run, err := c.CreateAgent(ctx, sdk.RunAgentRequest{Agent: "claude", Prompt: "remember FIG-8", Cwd: th.work})
+	run, err := c.CreateAgent(ctx, sdk.CreateAgentRequest{Agent: "claude", Prompt: "remember FIG-8", Cwd: th.work})
 	if err != nil || run.SessionID == "" || run.PaneID == "" {
 		t.Fatalf("create: %+v %v", run, err)
 	}
@@ -175,7 +175,7 @@ func TestClientAgainstHost(t *testing.T) {
 	})
 
 	// The agent's own session id brings it back in a new tab.
-	again, err := c.CreateAgent(ctx, sdk.RunAgentRequest{Agent: "claude", ResumeSessionID: run.SessionID, Cwd: th.work})
+	again, err := c.CreateAgent(ctx, sdk.CreateAgentRequest{Agent: "claude", ResumeSessionID: run.SessionID, Cwd: th.work})
 	if err != nil || again.SessionID != run.SessionID || again.PaneID == run.PaneID {
 		t.Fatalf("create with ResumeSessionID: %+v %v", again, err)
 	}
@@ -190,7 +190,7 @@ func TestClientAgainstHost(t *testing.T) {
 	if a, err := c.SetResumeArgs(ctx, "claude", nil); err != nil || len(a.ResumeArgs) != 0 {
 		t.Fatalf("set resume args: %+v %v", a, err)
 	}
-	_, err = c.CreateAgent(ctx, sdk.RunAgentRequest{Agent: "claude", ResumeSessionID: run.SessionID, Cwd: th.work})
+	_, err = c.CreateAgent(ctx, sdk.CreateAgentRequest{Agent: "claude", ResumeSessionID: run.SessionID, Cwd: th.work})
 	var ae *sdk.APIError
 	if !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity || !strings.Contains(ae.Message, "does not support resuming") {
 		t.Fatalf("resume without resume args: %v", err)

@@ -30,8 +30,11 @@ type HookStatus struct {
 	Note      string `json:"note,omitempty"`
 }
 
-// RunAgentRequest starts an agent in a pane.
-type RunAgentRequest struct {
+// CreateAgentRequest starts an agent in a pane: CreateAgent on the host, the
+// SDK and the CLI (agents create), agents_create over MCP; on the page's
+// WebSocket and the local API it keeps its first name, agents.run
+// (docs/surfaces.md).
+type CreateAgentRequest struct {
 	Agent string `json:"agent"`
 	// Prompt is optional (and optional when resuming).
 	Prompt string `json:"prompt,omitempty"`
@@ -42,8 +45,8 @@ type RunAgentRequest struct {
 	PaneID string `json:"paneId,omitempty"`
 }
 
-// RunAgentResult names the terminal the agent runs in.
-type RunAgentResult struct {
+// CreateAgentResult names the terminal the agent runs in.
+type CreateAgentResult struct {
 	TerminalID string   `json:"terminalId"`
 	PaneID     string   `json:"paneId"`
 	Argv       []string `json:"argv"`
@@ -123,3 +126,11 @@ const (
 
 // EventBinding carries a Binding whenever one changes.
 const EventBinding = "binding"
+
+// Deprecated names, kept for the Go SDK's users.
+type (
+	// Deprecated: use CreateAgentRequest.
+	RunAgentRequest = CreateAgentRequest
+	// Deprecated: use CreateAgentResult.
+	RunAgentResult = CreateAgentResult
+)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,6 +17,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
@@ -45,103 +46,204 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-const usage = `usage: reprise [--home DIR]                 open the desktop app
-       reprise serve [--listen 127.0.0.1:PORT] [--home DIR]
-       reprise terminals list [--json] [--all] [--home DIR]
-       reprise agents list [--json]
-       reprise agents create --agent ID [--prompt TEXT] [--resume-session ID] [--cwd DIR] [--json]
-       reprise agents update ID --resume-args "WORDS"
-       reprise agents reset ID
-       reprise sessions list [--all] [-q TEXT] [--json]
-       reprise resume TERMINAL-ID [--json]
-       reprise restore-check [--json]            what each pane would do after a restart, and why
-       reprise mcp                               an MCP server on stdio
-       reprise ptyd [--home DIR]                 the pty daemon (started for you)
-       reprise version`
+// failure is an error a command returned while running (not while its
+// arguments were parsed): exit status 1. Everything else cobra reports
+// (unknown command or flag, a missing flag value, wrong argument count) is
+// bad usage.
+type failure struct{ err error }
+
+func (e failure) Error() string { return e.err.Error() }
+func (e failure) Unwrap() error { return e.err }
 
 // IsDesktop reports whether args ask for the desktop app (no subcommand).
 func IsDesktop(args []string) bool {
 	return len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help"
 }
 
-// Run runs a subcommand and returns the process exit status.
+// Run runs a subcommand and returns the process exit status: 0 ok, 1 the
+// command failed (one line on stderr), 2 bad usage (one line on stderr,
+// naming the help to read).
 func Run(args []string, env Env) int {
-	err := run(args, env)
-	var ue usageError
+	root := newRoot(env)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	var f failure
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &ue):
-		fmt.Fprintf(env.Stderr, "reprise: %s\n%s\n", ue.msg, usage)
-		return 2
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	default:
-		fmt.Fprintf(env.Stderr, "reprise: %s\n", oneLine(err.Error()))
+	case errors.As(err, &f):
+		var ue usageError
+		if errors.As(f.err, &ue) {
+			break
+		}
+		fmt.Fprintf(env.Stderr, "reprise: %s\n", oneLine(f.err.Error()))
 		return 1
 	}
+	if cmd == nil {
+		cmd = root
+	}
+	msg := err.Error()
+	if errors.As(err, &f) {
+		msg = f.err.Error()
+	}
+	fmt.Fprintf(env.Stderr, "reprise: %s (see '%s --help')\n", oneLine(msg), cmd.CommandPath())
+	return 2
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
 
-func run(args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"no command"}
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprintln(env.Stdout, usage)
-		return nil
-	case "version", "--version":
-		fmt.Fprintf(env.Stdout, "reprise %s (pty protocol v%d, wire v%d)\n", Version, 1, api.Version)
-		return nil
-	case "ptyd":
-		return runPtyd(args[1:], env)
-	case "serve":
-		return runServe(args[1:], env)
-	case "hook":
-		return runHook(args[1:], os.Stdin)
-	case "agents":
-		return runAgents(args[1:], env)
-	case "sessions":
-		return runSessions(args[1:], env)
-	case "resume":
-		return runResume(args[1:], env)
-	case "mcp":
-		fs, home := newFlags("mcp", env)
-		if err := parse(fs, args[1:]); err != nil {
-			return err
+// runE adapts a command body: its errors are failures (exit 1), unless it
+// says the invocation was bad (usageError, exit 2).
+func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := fn(cmd, args); err != nil {
+			return failure{err}
 		}
-		return mcp.Run(context.Background(), mcp.Options{Home: *home, Stdin: os.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Version: Version})
-	case "restore-check":
-		return runRestoreCheck(args[1:], env)
-	case "terminals":
-		if len(args) < 2 || args[1] != "list" {
-			return usageError{"terminals: expected 'list'"}
-		}
-		return runTerminalsList(args[2:], env)
+		return nil
 	}
-	return usageError{fmt.Sprintf("unknown command %q", args[0])}
 }
 
-func newFlags(name string, env Env) (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	home := fs.String("home", "", "state directory (default $REPRISE_HOME or ~/.local/share/reprise)")
-	return fs, home
+// group is the body of a command that only holds subcommands: bare or
+// with an unknown subcommand, it is bad usage.
+func group(name, expected string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageError{fmt.Sprintf("%s: expected %s", name, expected)}
+		}
+		return usageError{fmt.Sprintf("%s: unknown subcommand %q", name, args[0])}
+	}
 }
 
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+// exactArgs is cobra.ExactArgs with the project's message (what is missing,
+// in words).
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) < n:
+			return usageError{fmt.Sprintf("%s: expected %s", cmd.CommandPath()[len("reprise "):], what)}
+		case len(args) > n:
+			return usageError{fmt.Sprintf("unexpected argument %q", args[n])}
 		}
-		return usageError{err.Error()}
+		return nil
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
 	}
 	return nil
+}
+
+// newRoot builds the command tree. cobra gives every command its own help
+// (`reprise X --help`, `reprise help X`), flags before or after positional
+// arguments, and `reprise completion bash|zsh|fish`.
+func newRoot(env Env) *cobra.Command {
+	var home string
+	root := &cobra.Command{
+		Use:   "reprise",
+		Short: "A terminal for coding agents in which a conversation is never lost",
+		Long: `Reprise runs coding-agent CLIs in terminal panes and brings their conversations back
+after a crash, a kill or a reboot. With no command it opens the desktop app.`,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{"no command"}
+			}
+			return usageError{fmt.Sprintf("unknown command %q", args[0])}
+		},
+	}
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetVersionTemplate(versionLine())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
+	root.PersistentFlags().StringVar(&home, "home", "", "state directory (default $REPRISE_HOME or ~/.local/share/reprise)")
+
+	root.AddCommand(&cobra.Command{
+		Use:   "version",
+		Short: "Print the version and the protocol versions",
+		Args:  noArgs,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			fmt.Fprint(env.Stdout, versionLine())
+			return nil
+		}),
+	})
+	root.AddCommand(&cobra.Command{
+		Use:   "ptyd",
+		Short: "Run the pty daemon (started for you)",
+		Args:  noArgs,
+		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runPtyd(home, env) }),
+	})
+
+	var listen, shell string
+	serve := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the host headless and serve the app to a browser on loopback",
+		Args:  noArgs,
+		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runServe(home, listen, shell, env) }),
+	}
+	serve.Flags().StringVar(&listen, "listen", "127.0.0.1:0", "loopback address to serve on")
+	serve.Flags().StringVar(&shell, "shell", "", "command for new terminals (default: your login shell)")
+	root.AddCommand(serve)
+
+	// hook is run by agents (reprise hook AGENT EVENT [ARGS…]); Codex passes
+	// JSON as the last argument. Its arguments are taken as they are — no
+	// flag parsing, no help — and it is silent whatever happens.
+	root.AddCommand(&cobra.Command{
+		Use:                "hook AGENT EVENT [ARGS...]",
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_ = runHook(args, os.Stdin)
+			return nil
+		},
+	})
+
+	root.AddCommand(&cobra.Command{
+		Use:   "mcp",
+		Short: "Run an MCP server on stdio (tools to start and resume agents)",
+		Args:  noArgs,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return mcp.Run(context.Background(), mcp.Options{Home: home, Stdin: os.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Version: Version})
+		}),
+	})
+
+	terminals := &cobra.Command{
+		Use:   "terminals",
+		Short: "Terminals the host knows",
+		Args:  cobra.ArbitraryArgs,
+		RunE:  group("terminals", "'list'"),
+	}
+	var tl terminalsListOptions
+	tlist := &cobra.Command{
+		Use:   "list",
+		Short: "List terminals, and whether each is alive in the pty daemon (needs no running host)",
+		Args:  noArgs,
+		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runTerminalsList(home, tl, env) }),
+	}
+	tlist.Flags().BoolVar(&tl.json, "json", false, "print JSON")
+	tlist.Flags().BoolVar(&tl.all, "all", false, "include terminals that ended and are in no pane")
+	terminals.AddCommand(tlist)
+	root.AddCommand(terminals)
+
+	root.AddCommand(agentsCommand(&home, env), sessionsCommand(&home, env), resumeCommand(&home, env), restoreCheckCommand(&home, env))
+
+	// cobra's own `completion bash|zsh|fish|powershell`, made now rather
+	// than at Execute so that a bare or unknown shell is bad usage too.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args, c.RunE = cobra.ArbitraryArgs, group("completion", "bash, zsh, fish or powershell")
+		}
+	}
+	return root
+}
+
+func versionLine() string {
+	return fmt.Sprintf("reprise %s (pty protocol v%d, wire v%d)\n", Version, 1, api.Version)
 }
 
 // OpenLog returns a logger writing to path (0600), or stderr if it cannot.
@@ -153,12 +255,8 @@ func OpenLog(path string, level slog.Level) (*slog.Logger, func()) {
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), func() { f.Close() }
 }
 
-func runPtyd(args []string, env Env) error {
-	fs, homeFlag := newFlags("ptyd", env)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	home, err := paths.Resolve(*homeFlag)
+func runPtyd(homeFlag string, env Env) error {
+	home, err := paths.Resolve(homeFlag)
 	if err != nil {
 		return err
 	}
@@ -184,14 +282,8 @@ type HostInfo struct {
 	Token string `json:"token"`
 }
 
-func runServe(args []string, env Env) error {
-	fs, homeFlag := newFlags("serve", env)
-	listen := fs.String("listen", "127.0.0.1:0", "loopback address to serve on")
-	shell := fs.String("shell", "", "command for new terminals (default: your login shell)")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	home, err := paths.Resolve(*homeFlag)
+func runServe(homeFlag, listen, shell string, env Env) error {
+	home, err := paths.Resolve(homeFlag)
 	if err != nil {
 		return err
 	}
@@ -203,8 +295,8 @@ func runServe(args []string, env Env) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	cfg := host.Config{Home: home, Logger: logger}
-	if *shell != "" {
-		cfg.Shell = strings.Fields(*shell)
+	if shell != "" {
+		cfg.Shell = strings.Fields(shell)
 	}
 	h, err := host.Start(ctx, cfg)
 	if err != nil {
@@ -215,7 +307,7 @@ func runServe(args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	srv, err := web.Listen(h, web.Options{Listen: *listen, Assets: env.Assets, Logger: logger, Token: token})
+	srv, err := web.Listen(h, web.Options{Listen: listen, Assets: env.Assets, Logger: logger, Token: token})
 	if err != nil {
 		return err
 	}
@@ -277,14 +369,10 @@ type terminalRow struct {
 
 // runTerminalsList reads the store and asks the daemon (without starting
 // one) which terminals are alive. It needs no running host.
-func runTerminalsList(args []string, env Env) error {
-	fs, homeFlag := newFlags("terminals list", env)
-	asJSON := fs.Bool("json", false, "print JSON")
-	all := fs.Bool("all", false, "include terminals that ended and are in no pane")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	home, err := paths.Resolve(*homeFlag)
+type terminalsListOptions struct{ json, all bool }
+
+func runTerminalsList(homeFlag string, o terminalsListOptions, env Env) error {
+	home, err := paths.Resolve(homeFlag)
 	if err != nil {
 		return err
 	}
@@ -317,14 +405,14 @@ func runTerminalsList(args []string, env Env) error {
 	for _, t := range terms {
 		a := t.ToAPI()
 		pane, _ := st.PaneIDForTerminal(ctx, t.ID)
-		if !*all && pane == "" && a.Status != api.StatusRunning {
+		if !o.all && pane == "" && a.Status != api.StatusRunning {
 			continue
 		}
 		s, ok := alive[t.ID]
 		rows = append(rows, terminalRow{ID: a.ID, PID: a.PID, Cwd: a.Cwd, Argv: a.Argv, Status: a.Status,
 			Alive: ok && s.Alive, ExitCode: a.ExitCode, ExitSignal: a.ExitSignal, PaneID: pane})
 	}
-	if *asJSON {
+	if o.json {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)

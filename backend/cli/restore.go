@@ -2,12 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/paths"
@@ -20,18 +24,31 @@ import (
 // do if Reprise started now: reattach, resume its agent (with the exact
 // argv), start fresh, or fail to resume — each with the reason. It asks the
 // daemon if one runs but never starts one.
-func runRestoreCheck(args []string, env Env) error {
-	fs, homeFlag := newFlags("restore-check", env)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
-		return err
+func restoreCheckCommand(home *string, env Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "restore-check",
+		Short: "Print what each pane would do after a restart, and why (runs nothing)",
+		Args:  noArgs,
+		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runRestoreCheck(*home, asJSON, env) }),
 	}
-	home, err := paths.Resolve(*homeFlag)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func runRestoreCheck(homeFlag string, asJSON bool, env Env) error {
+	home, err := paths.Resolve(homeFlag)
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(home.DB()); err != nil {
-		return fmt.Errorf("no Reprise state in %s (nothing to restore)", home.Dir)
+	if _, err := os.Stat(home.DB()); errors.Is(err, fs.ErrNotExist) {
+		// A fresh home: no pane to restore is an answer, not a failure.
+		fcs := []host.PaneForecast{}
+		if asJSON {
+			return printJSON(env.Stdout, map[string]any{"daemonRunning": false, "summary": host.Summary(fcs), "panes": fcs})
+		}
+		fmt.Fprintf(env.Stdout, "No Reprise state in %s: %s\n", home.Dir, host.Summary(fcs))
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -51,7 +68,7 @@ func runRestoreCheck(args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if asJSON {
 		return printJSON(env.Stdout, map[string]any{"daemonRunning": fe.DaemonUp, "summary": host.Summary(fcs), "panes": fcs})
 	}
 	if !fe.DaemonUp {

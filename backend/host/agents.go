@@ -148,8 +148,8 @@ func (h *Host) SaveAgent(ctx context.Context, a api.Agent) (api.Agent, error) {
 	return h.agentToAPI(saved), nil
 }
 
-// UpdateResumeArgs changes only an agent's resume args.
-func (h *Host) UpdateResumeArgs(ctx context.Context, id string, args []string) (api.Agent, error) {
+// SetResumeArgs changes only an agent's resume args.
+func (h *Host) SetResumeArgs(ctx context.Context, id string, args []string) (api.Agent, error) {
 	a, err := h.Agent(ctx, id)
 	if err != nil {
 		return api.Agent{}, err
@@ -218,7 +218,7 @@ func (h *Host) wrapperArgv(agentID string, l catalog.Launch) []string {
 
 // launch builds the argv for an agent, checks it can run, and prepares
 // the per-launch hook settings where the agent takes them.
-func (h *Host) launch(ctx context.Context, req api.RunAgentRequest) (store.AgentConfig, catalog.Launch, string, error) {
+func (h *Host) launch(ctx context.Context, req api.CreateAgentRequest) (store.AgentConfig, catalog.Launch, string, error) {
 	c, err := h.store.GetAgentConfig(ctx, req.Agent)
 	if err != nil {
 		return c, catalog.Launch{}, "", unknownAgent(req.Agent, err)
@@ -312,14 +312,14 @@ func writeFileAtomic(path string, b []byte) error {
 	return os.Rename(f.Name(), path)
 }
 
-// RunAgent starts an agent in a new tab, or in the given pane (replacing
+// CreateAgent starts an agent in a new tab, or in the given pane (replacing
 // its terminal). The binding is recorded before the agent starts, with the
 // pre-assigned or resumed session id, so even a crash before the first hook
 // leaves a known id.
-func (h *Host) RunAgent(ctx context.Context, req api.RunAgentRequest) (api.RunAgentResult, error) {
+func (h *Host) CreateAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error) {
 	c, l, cwd, err := h.launch(ctx, req)
 	if err != nil {
-		return api.RunAgentResult{}, err
+		return api.CreateAgentResult{}, err
 	}
 	// Resuming a session by id (Sessions view, CLI, MCP) consumes any
 	// interrupted binding of that same session, so its banner can't start a
@@ -359,7 +359,7 @@ func (h *Host) claimSession(ctx context.Context, agentID, sessionID string) []st
 	return out
 }
 
-func (h *Host) runLaunch(ctx context.Context, req api.RunAgentRequest, c store.AgentConfig, l catalog.Launch, cwd string) (api.RunAgentResult, error) {
+func (h *Host) runLaunch(ctx context.Context, req api.CreateAgentRequest, c store.AgentConfig, l catalog.Launch, cwd string) (api.CreateAgentResult, error) {
 	argv := h.wrapperArgv(c.ID, l)
 	extra := make([]string, 0, len(l.Env)+1)
 	for k, v := range l.Env {
@@ -381,7 +381,7 @@ func (h *Host) runLaunch(ctx context.Context, req api.RunAgentRequest, c store.A
 	}
 	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart})
 	if err != nil {
-		return api.RunAgentResult{}, err
+		return api.CreateAgentResult{}, err
 	}
 	var paneID, replaced string
 	_, err = h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {
@@ -396,11 +396,11 @@ func (h *Host) runLaunch(ctx context.Context, req api.RunAgentRequest, c store.A
 	})
 	if err != nil {
 		h.dispose(ctx, []string{t.ID})
-		return api.RunAgentResult{}, err
+		return api.CreateAgentResult{}, err
 	}
 	if replaced != "" {
 		h.dispose(ctx, []string{replaced}) // the pane's old terminal, dead or a surviving shell
 	}
 	h.log.Info("agent started", "agent", c.ID, "terminal", t.ID, "pane", paneID, "session", l.SessionID, "resume", req.ResumeSessionID != "")
-	return api.RunAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil
+	return api.CreateAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil
 }

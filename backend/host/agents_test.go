@@ -97,9 +97,9 @@ func waitBinding(t *testing.T, h *Host, tid, what string, cond func(api.Binding)
 
 // runPrompted starts the fake agent with a codeword prompt and waits until
 // its hooks said it was prompted.
-func runPrompted(t *testing.T, h *Host, e agentEnv, agent, codeword string) (api.RunAgentResult, *screen, *Viewer) {
+func runPrompted(t *testing.T, h *Host, e agentEnv, agent, codeword string) (api.CreateAgentResult, *screen, *Viewer) {
 	t.Helper()
-	res, err := h.RunAgent(context.Background(), api.RunAgentRequest{Agent: agent, Prompt: "remember " + codeword, Cwd: e.work})
+	res, err := h.CreateAgent(context.Background(), api.CreateAgentRequest{Agent: agent, Prompt: "remember " + codeword, Cwd: e.work})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestCleanExitNeverPromptedAndClosedShowNoBanner(t *testing.T) {
 		}
 	})
 	t.Run("never prompted", func(t *testing.T) {
-		res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Cwd: e.work})
+		res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Cwd: e.work})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +360,7 @@ func TestFailedLaunchUnclaimsAndUnsupportedKeepsCandidate(t *testing.T) {
 	os.Rename(e.work+".moved", e.work)
 
 	// No resume args: the candidate stays, the reason is explained.
-	if _, err := h.UpdateResumeArgs(ctx, "claude", nil); err != nil {
+	if _, err := h.SetResumeArgs(ctx, "claude", nil); err != nil {
 		t.Fatal(err)
 	}
 	b := binding(t, h, res.TerminalID)
@@ -389,29 +389,29 @@ func TestRunAgentRefusals(t *testing.T) {
 	defer h.Close()
 	ctx := context.Background()
 	cases := []struct {
-		req  api.RunAgentRequest
+		req  api.CreateAgentRequest
 		want string
 	}{
-		{api.RunAgentRequest{Agent: "gemini", Cwd: e.work}, "gemini was not found on PATH"},
-		{api.RunAgentRequest{Agent: "claude", Cwd: "/no/such/dir"}, "No such directory: /no/such/dir"},
-		{api.RunAgentRequest{Agent: "claude", ResumeSessionID: "x\x1b]0;pwn\x07", Cwd: e.work}, "Invalid resume session id for Claude Code."},
-		{api.RunAgentRequest{Agent: "nope"}, `unknown agent "nope"`},
+		{api.CreateAgentRequest{Agent: "gemini", Cwd: e.work}, "gemini was not found on PATH"},
+		{api.CreateAgentRequest{Agent: "claude", Cwd: "/no/such/dir"}, "No such directory: /no/such/dir"},
+		{api.CreateAgentRequest{Agent: "claude", ResumeSessionID: "x\x1b]0;pwn\x07", Cwd: e.work}, "Invalid resume session id for Claude Code."},
+		{api.CreateAgentRequest{Agent: "nope"}, `unknown agent "nope"`},
 	}
 	for _, tc := range cases {
-		_, err := h.RunAgent(ctx, tc.req)
+		_, err := h.CreateAgent(ctx, tc.req)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: got %v, want %q", tc.req, err, tc.want)
 		}
 	}
 	// An agent with no resume args refuses --resume-session.
-	h.UpdateResumeArgs(ctx, "codex", nil)
-	if _, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "codex", ResumeSessionID: "abc", Cwd: e.work}); err == nil ||
+	h.SetResumeArgs(ctx, "codex", nil)
+	if _, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "codex", ResumeSessionID: "abc", Cwd: e.work}); err == nil ||
 		err.Error() != "Codex does not support resuming a session by id. Omit --resume-session to start a new session." {
 		t.Fatalf("unsupported resume: %v", err)
 	}
 	// Hostile prompts reach the agent as one argument, never as shell code.
 	hostile := `x'; touch /tmp/pwned-$$; echo '$(id)`
-	res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Prompt: hostile, Cwd: e.work})
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: hostile, Cwd: e.work})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +421,7 @@ func TestRunAgentRefusals(t *testing.T) {
 		t.Fatalf("prompt arrived as %q", argv[len(argv)-1])
 	}
 	_ = res
-	if _, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Prompt: "--dangerously-skip-permissions", Cwd: e.work}); err == nil {
+	if _, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "--dangerously-skip-permissions", Cwd: e.work}); err == nil {
 		t.Fatal("a prompt that looks like a flag was passed positionally")
 	}
 	_ = errors.New

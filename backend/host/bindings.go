@@ -157,6 +157,12 @@ func (h *Host) Binding(ctx context.Context, terminalID string) (api.Binding, err
 	return h.bindingToAPI(ctx, b), nil
 }
 
+// ResumeCandidates lists the terminals whose agent was interrupted and can
+// be offered a resume (Bindings(ctx, true)).
+func (h *Host) ResumeCandidates(ctx context.Context) ([]api.Binding, error) {
+	return h.Bindings(ctx, true)
+}
+
 // Bindings lists every binding; with candidatesOnly, just the resume
 // candidates.
 func (h *Host) Bindings(ctx context.Context, candidatesOnly bool) ([]api.Binding, error) {
@@ -403,9 +409,9 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 			cwd = t.Cwd
 		}
 	}
-	req := api.RunAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID}
+	req := api.CreateAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID}
 	c, l, lcwd, err := h.launch(ctx, req)
-	var res api.RunAgentResult
+	var res api.CreateAgentResult
 	if err == nil {
 		res, err = h.runLaunch(ctx, req, c, l, lcwd)
 	}

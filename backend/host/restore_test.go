@@ -30,7 +30,7 @@ func TestForecastReasons(t *testing.T) {
 	gone, _, _ := runPrompted(t, h, e, "claude", "A2")
 	noTranscript, _, _ := runPrompted(t, h, e, "claude", "A3")
 	codex, _, _ := runPrompted(t, h, e, "codex", "A4")
-	never, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Cwd: e.work})
+	never, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Cwd: e.work})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestForecastReasons(t *testing.T) {
 	goneDir := filepath.Join(e.home.Dir, "gone")
 	os.Mkdir(goneDir, 0o755)
 	gb := binding(t, h, gone.TerminalID)
-	ng, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", ResumeSessionID: gb.SessionID, Cwd: goneDir})
+	ng, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", ResumeSessionID: gb.SessionID, Cwd: goneDir})
 	_ = ng
 	os.Remove(claudeTranscript(e, binding(t, h, noTranscript.TerminalID).SessionID))
 	daemon := h.DaemonStatus().PID
@@ -134,7 +134,7 @@ func TestResumeOutcomes(t *testing.T) {
 		if _, err := h.SetHooks(ctx, "claude", true); err != nil {
 			t.Fatal(err)
 		}
-		res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "forgetful", ResumeSessionID: "11111111-2222-4333-8444-555555555555", Cwd: e.work})
+		res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "forgetful", ResumeSessionID: "11111111-2222-4333-8444-555555555555", Cwd: e.work})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestResumeOutcomes(t *testing.T) {
 		if _, err := h.SaveAgent(ctx, api.Agent{ID: "broken", Label: "Broken", Command: script, PromptTransport: "argv", ResumeArgs: []string{"--resume"}, Tracking: "hooks"}); err != nil {
 			t.Fatal(err)
 		}
-		res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "broken", ResumeSessionID: "22222222-2222-4333-8444-555555555555", Cwd: e.work})
+		res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "broken", ResumeSessionID: "22222222-2222-4333-8444-555555555555", Cwd: e.work})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,10 +191,10 @@ func TestContinueAfterRestart(t *testing.T) {
 	a, _, _ := runPrompted(t, h, e, "claude", "C1")
 	b, _, _ := runPrompted(t, h, e, "claude", "C2")
 	syscall.Kill(h.DaemonStatus().PID, syscall.SIGKILL)
-	for _, r := range []api.RunAgentResult{a, b} {
+	for _, r := range []api.CreateAgentResult{a, b} {
 		waitBinding(t, h, r.TerminalID, "resumed automatically", func(b api.Binding) bool { return b.EndReason == "resumed" })
 	}
-	for _, r := range []api.RunAgentResult{a, b} {
+	for _, r := range []api.CreateAgentResult{a, b} {
 		var now string
 		waitFor(t, "pane runs the resumed session", func() bool {
 			for _, p := range panes(t, h) {

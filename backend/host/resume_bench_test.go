@@ -57,7 +57,7 @@ func BenchmarkResume(b *testing.B) {
 	v := h.NewViewer()
 	defer v.Close()
 
-	res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Prompt: "remember BENCH-42", Cwd: work})
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "remember BENCH-42", Cwd: work})
 	if err != nil {
 		b.Fatal(err)
 	}

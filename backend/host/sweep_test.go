@@ -70,7 +70,7 @@ func TestSweepNoDaemonAnswers(t *testing.T) {
 	b, _, _ := runPrompted(t, h, e, "claude", "S3")
 	h.cfg.Exe = "/nonexistent/reprise" // the daemon cannot be started again
 	syscall.Kill(h.DaemonStatus().PID, syscall.SIGKILL)
-	for _, r := range []api.RunAgentResult{a, b} {
+	for _, r := range []api.CreateAgentResult{a, b} {
 		waitBinding(t, h, r.TerminalID, "interrupted", func(b api.Binding) bool { return b.EndReason == bindings.TerminalExited && b.Candidate })
 	}
 	// The warning is logged after the bindings are written, so the bindings

@@ -159,18 +159,18 @@ func (s *Server) routes() http.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return h.UpdateResumeArgs(r.Context(), r.PathValue("id"), req.ResumeArgs)
+		return h.SetResumeArgs(r.Context(), r.PathValue("id"), req.ResumeArgs)
 	}))
 	mux.HandleFunc("POST /v1/agents/{id}/reset", s.wrap(func(r *http.Request) (any, error) { return h.ResetAgent(r.Context(), r.PathValue("id")) }))
 	mux.HandleFunc("DELETE /v1/agents/{id}", s.wrap(func(r *http.Request) (any, error) { return nil, h.DeleteAgent(r.Context(), r.PathValue("id")) }))
 	mux.HandleFunc("POST /v1/agents/{id}/hooks", s.wrap(func(r *http.Request) (any, error) { return h.SetHooks(r.Context(), r.PathValue("id"), true) }))
 	mux.HandleFunc("DELETE /v1/agents/{id}/hooks", s.wrap(func(r *http.Request) (any, error) { return h.SetHooks(r.Context(), r.PathValue("id"), false) }))
 	mux.HandleFunc("POST /v1/agents/run", s.wrap(func(r *http.Request) (any, error) {
-		req, err := decode[api.RunAgentRequest](r)
+		req, err := decode[api.CreateAgentRequest](r)
 		if err != nil {
 			return nil, err
 		}
-		return h.RunAgent(r.Context(), req)
+		return h.CreateAgent(r.Context(), req)
 	}))
 	mux.HandleFunc("GET /v1/terminals", s.wrap(func(r *http.Request) (any, error) { return h.Terminals(r.Context()) }))
 	mux.HandleFunc("POST /v1/terminals/{id}/close", s.wrap(func(r *http.Request) (any, error) {
@@ -179,7 +179,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/bindings/{terminalId}", s.wrap(func(r *http.Request) (any, error) {
 		return h.Binding(r.Context(), r.PathValue("terminalId"))
 	}))
-	mux.HandleFunc("GET /v1/candidates", s.wrap(func(r *http.Request) (any, error) { return h.Bindings(r.Context(), true) }))
+	mux.HandleFunc("GET /v1/candidates", s.wrap(func(r *http.Request) (any, error) { return h.ResumeCandidates(r.Context()) }))
 	mux.HandleFunc("GET /v1/sessions", s.wrap(func(r *http.Request) (any, error) {
 		q := r.URL.Query()
 		return h.Sessions(r.Context(), q.Get("all") == "1" || q.Get("all") == "true", q.Get("q"))

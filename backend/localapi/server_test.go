@@ -340,7 +340,7 @@ func TestResumeOverHTTP(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("run: %d %s", code, body)
 	}
-	run := decode[api.RunAgentResult](t, body)
+	run := decode[api.CreateAgentResult](t, body)
 	waitFor(t, "prompted", func() bool {
 		_, body := in.do(t, "GET", "/v1/bindings/"+run.TerminalID, "")
 		return decode[api.Binding](t, body).Prompted

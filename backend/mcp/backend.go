@@ -54,7 +54,7 @@ func (c *connector) do(ctx context.Context, fn func(Backend) error) error {
 	l := c.local
 	c.mu.Unlock()
 	if l != nil {
-		return fn(hostBackend{l.h})
+		return fn(l.h)
 	}
 	err := fn(c.client)
 	if !errors.Is(err, sdk.ErrNoHost) {
@@ -73,7 +73,7 @@ func (c *connector) startLocal(ctx context.Context) (Backend, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.local != nil {
-		return hostBackend{c.local.h}, nil
+		return c.local.h, nil
 	}
 	if err := c.home.Ensure(); err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func (c *connector) startLocal(ctx context.Context) (Backend, error) {
 	}
 	c.log.Info("no Reprise host was running: started one in-process", "home", c.home.Dir)
 	c.local = l
-	return hostBackend{h}, nil
+	return h, nil
 }
 
 // Close stops the in-process host, if one was started. Its terminals keep
@@ -133,7 +133,7 @@ func (c *connector) Agents(ctx context.Context) (out []api.Agent, err error) {
 	return
 }
 
-func (c *connector) CreateAgent(ctx context.Context, req api.RunAgentRequest) (out api.RunAgentResult, err error) {
+func (c *connector) CreateAgent(ctx context.Context, req api.CreateAgentRequest) (out api.CreateAgentResult, err error) {
 	err = c.do(ctx, func(b Backend) (e error) { out, e = b.CreateAgent(ctx, req); return })
 	return
 }
@@ -158,25 +158,12 @@ func (c *connector) Resume(ctx context.Context, terminalID string) (out api.Resu
 	return
 }
 
-// hostBackend calls an in-process host.
-type hostBackend struct{ h *host.Host }
-
-func (b hostBackend) Agents(ctx context.Context) ([]api.Agent, error) { return b.h.Agents(ctx) }
-func (b hostBackend) CreateAgent(ctx context.Context, r api.RunAgentRequest) (api.RunAgentResult, error) {
-	return b.h.RunAgent(ctx, r)
-}
-func (b hostBackend) Terminals(ctx context.Context) ([]api.Terminal, error) {
-	return b.h.Terminals(ctx)
-}
-func (b hostBackend) Sessions(ctx context.Context, all bool, q string) ([]api.Session, error) {
-	return b.h.Sessions(ctx, all, q)
-}
-func (b hostBackend) ResumeCandidates(ctx context.Context) ([]api.Binding, error) {
-	return b.h.Bindings(ctx, true)
-}
-func (b hostBackend) Resume(ctx context.Context, tid string) (api.ResumeResult, error) {
-	return b.h.Resume(ctx, tid)
-}
+// The in-process host is a Backend as it is: it and the SDK client use the
+// same names.
+var (
+	_ Backend = (*host.Host)(nil)
+	_ Backend = (*sdk.Client)(nil)
+)
 
 // agentMarkers are variables an agent CLI sets for the processes it runs.
 // `reprise mcp` is usually one of them; an agent started by the in-process

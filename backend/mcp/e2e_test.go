@@ -199,7 +199,7 @@ func TestStdioEndToEnd(t *testing.T) {
 	}
 
 	// No cwd: the agent runs where `reprise mcp` was started.
-	created := call[api.RunAgentResult](t, cs, "agents_create", map[string]any{"agent": "claude", "prompt": "remember MANGO-42"})
+	created := call[api.CreateAgentResult](t, cs, "agents_create", map[string]any{"agent": "claude", "prompt": "remember MANGO-42"})
 	if created.TerminalID == "" || created.SessionID == "" {
 		t.Fatalf("agents_create: %+v", created)
 	}
@@ -284,7 +284,7 @@ func TestStdioStartsAHostWhenNoneRuns(t *testing.T) {
 	e := newEnv(t)
 	p := e.startMCP(t)
 
-	created := call[api.RunAgentResult](t, p.cs, "agents_create", map[string]any{"agent": "claude", "prompt": "remember KIWI-7"})
+	created := call[api.CreateAgentResult](t, p.cs, "agents_create", map[string]any{"agent": "claude", "prompt": "remember KIWI-7"})
 	// The agent's hooks reach the in-process host: the session becomes prompted.
 	waitFor(t, "the session to be prompted", func() bool {
 		ss := call[sessionsOutput](t, p.cs, "sessions_list", nil)

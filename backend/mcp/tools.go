@@ -18,7 +18,7 @@ import (
 // tests.
 type Backend interface {
 	Agents(ctx context.Context) ([]api.Agent, error)
-	CreateAgent(ctx context.Context, req api.RunAgentRequest) (api.RunAgentResult, error)
+	CreateAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error)
 	Terminals(ctx context.Context) ([]api.Terminal, error)
 	Sessions(ctx context.Context, all bool, query string) ([]api.Session, error)
 	ResumeCandidates(ctx context.Context) ([]api.Binding, error)
@@ -100,7 +100,7 @@ func NewServer(b Backend, opts ServerOptions) *mcpsdk.Server {
 		if in.Cwd == "" {
 			in.Cwd = opts.DefaultCwd
 		}
-		return b.CreateAgent(ctx, api.RunAgentRequest{Agent: in.Agent, Prompt: in.Prompt, ResumeSessionID: in.ResumeSessionID, Cwd: in.Cwd})
+		return b.CreateAgent(ctx, api.CreateAgentRequest{Agent: in.Agent, Prompt: in.Prompt, ResumeSessionID: in.ResumeSessionID, Cwd: in.Cwd})
 	}, required("agent"))
 
 	addTool(s, logger, &mcpsdk.Tool{

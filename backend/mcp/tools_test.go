@@ -57,8 +57,8 @@ func (f *fakeBackend) lastCall() string {
 func (f *fakeBackend) Agents(ctx context.Context) ([]api.Agent, error) {
 	return []api.Agent{{ID: "claude", Label: "Claude Code", Command: "claude", Found: true}}, f.record("Agents")
 }
-func (f *fakeBackend) CreateAgent(ctx context.Context, r api.RunAgentRequest) (api.RunAgentResult, error) {
-	return api.RunAgentResult{TerminalID: "t_1", PaneID: "p_1", Argv: []string{r.Agent}, SessionID: "s-1"},
+func (f *fakeBackend) CreateAgent(ctx context.Context, r api.CreateAgentRequest) (api.CreateAgentResult, error) {
+	return api.CreateAgentResult{TerminalID: "t_1", PaneID: "p_1", Argv: []string{r.Agent}, SessionID: "s-1"},
 		f.record("CreateAgent agent=%s prompt=%q resume=%s cwd=%s pane=%s", r.Agent, r.Prompt, r.ResumeSessionID, r.Cwd, r.PaneID)
 }
 func (f *fakeBackend) Terminals(ctx context.Context) ([]api.Terminal, error) {

@@ -80,7 +80,7 @@ func TestWireBudgets(t *testing.T) {
 	record("reattach of an idle pane", m, b)
 
 	// 3. The resume-candidate check, with one interrupted agent.
-	res, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Prompt: "budget turn", Cwd: home.Dir})
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "budget turn", Cwd: home.Dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestWireBudgets(t *testing.T) {
 	record("sessions list with 1,000 sessions", m, b)
 
 	// 6. One agent turn streamed.
-	res2, err := h.RunAgent(ctx, api.RunAgentRequest{Agent: "claude", Cwd: home.Dir})
+	res2, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Cwd: home.Dir})
 	if err != nil {
 		t.Fatal(err)
 	}

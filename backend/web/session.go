@@ -428,11 +428,11 @@ func (s *session) dispatch(req request) (any, error) {
 			return h.SetHooks(ctx, p.ID, false)
 		}
 	case "agents.run":
-		p, err := decode[api.RunAgentRequest](req.Params)
+		p, err := decode[api.CreateAgentRequest](req.Params)
 		if err != nil {
 			return nil, err
 		}
-		return h.RunAgent(ctx, p)
+		return h.CreateAgent(ctx, p)
 	case "bindings.list":
 		p, err := decode[struct {
 			Candidates bool `json:"candidates"`
