@@ -81,7 +81,7 @@ type Node struct {
 type Tab struct {
 	ID            string `json:"id"`
 	Title         string `json:"title"`
-	Root          *Node  `json:"root"`
+	Root          *Node  `json:"root" ts:"Node"` // never null: a tab has a pane
 	FocusedPaneID string `json:"focusedPaneId"`
 }
 
@@ -89,6 +89,6 @@ type Tab struct {
 // on every change so clients can drop stale updates.
 type Layout struct {
 	Version     int64  `json:"version"`
-	Tabs        []*Tab `json:"tabs"`
+	Tabs        []*Tab `json:"tabs" ts:"Tab[]"` // never null: closing the last tab opens a fresh one
 	ActiveTabID string `json:"activeTabId"`
 }

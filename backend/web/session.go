@@ -12,7 +12,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
 )
 
@@ -184,8 +183,8 @@ func (s *session) worker() {
 					s.reply(req.ID, nil, errors.New("internal error"))
 				}
 			}()
-			res, err := s.dispatch(req)
-			if req.Method == "attach" && err == nil {
+			res, selfReply, err := s.dispatch(req)
+			if selfReply && err == nil {
 				return // attach replies itself, before releasing held output
 			}
 			s.reply(req.ID, res, err)
@@ -294,217 +293,37 @@ func decode[T any](raw json.RawMessage) (T, error) {
 	return v, nil
 }
 
-func (s *session) dispatch(req request) (any, error) {
-	ctx := s.ctx
-	h := s.srv.host
-	switch req.Method {
-	case "hello":
-		l, err := h.Layout(ctx)
-		if err != nil {
-			return nil, err
-		}
-		ts, err := h.Terminals(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"version": api.Version, "layout": l, "terminals": ts, "daemon": h.DaemonStatus()}, nil
-	case "attach":
-		return s.attach(req)
-	case "detach":
-		p, err := decode[struct {
-			Handle uint32 `json:"handle"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		a := s.byHandle[p.Handle]
-		if a != nil {
-			delete(s.byHandle, a.handle)
-			delete(s.byTerminal, a.terminalID)
-		}
-		s.mu.Unlock()
-		if a == nil {
-			return nil, nil
-		}
-		return nil, s.viewer.Detach(ctx, a.terminalID)
-	case "resize":
-		p, err := decode[struct {
-			TerminalID string `json:"terminalId"`
-			Cols, Rows uint16
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return nil, h.Resize(ctx, p.TerminalID, p.Cols, p.Rows)
-	case "terminals.list":
-		return h.Terminals(ctx)
-	case "terminals.foreground":
-		p, err := decode[struct {
-			TerminalID string `json:"terminalId"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		busy, cmd, err := h.Foreground(ctx, p.TerminalID)
-		return map[string]any{"busy": busy, "command": cmd}, err
-	case "layout.get":
-		return h.Layout(ctx)
-	case "layout.newTab":
-		p, err := decode[struct {
-			Cwd string `json:"cwd"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.NewTab(ctx, p.Cwd)
-	case "layout.split":
-		p, err := decode[struct {
-			PaneID    string `json:"paneId"`
-			Direction string `json:"direction"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.Split(ctx, p.PaneID, p.Direction)
-	case "layout.closePane", "layout.focus", "layout.restartPane":
-		p, err := decode[struct {
-			PaneID string `json:"paneId"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		switch req.Method {
-		case "layout.closePane":
-			return h.ClosePane(ctx, p.PaneID)
-		case "layout.focus":
-			return h.Focus(ctx, p.PaneID)
-		default:
-			return h.RestartPane(ctx, p.PaneID)
-		}
-	case "layout.closeTab", "layout.activateTab":
-		p, err := decode[struct {
-			TabID string `json:"tabId"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		if req.Method == "layout.closeTab" {
-			return h.CloseTab(ctx, p.TabID)
-		}
-		return h.ActivateTab(ctx, p.TabID)
-	case "layout.resize":
-		p, err := decode[struct {
-			SplitID string    `json:"splitId"`
-			Sizes   []float64 `json:"sizes"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.ResizeSplit(ctx, p.SplitID, p.Sizes)
-	case "agents.list":
-		return h.Agents(ctx)
-	case "agents.save":
-		a, err := decode[api.Agent](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.SaveAgent(ctx, a)
-	case "agents.reset", "agents.delete", "agents.installHooks", "agents.removeHooks":
-		p, err := decode[struct {
-			ID string `json:"id"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		switch req.Method {
-		case "agents.reset":
-			return h.ResetAgent(ctx, p.ID)
-		case "agents.delete":
-			return nil, h.DeleteAgent(ctx, p.ID)
-		case "agents.installHooks":
-			return h.SetHooks(ctx, p.ID, true)
-		default:
-			return h.SetHooks(ctx, p.ID, false)
-		}
-	case "agents.run":
-		p, err := decode[api.CreateAgentRequest](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.CreateAgent(ctx, p)
-	case "bindings.list":
-		p, err := decode[struct {
-			Candidates bool `json:"candidates"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.Bindings(ctx, p.Candidates)
-	case "resume":
-		p, err := decode[struct {
-			TerminalID string `json:"terminalId"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.Resume(ctx, p.TerminalID)
-	case "sessions.list":
-		p, err := decode[struct {
-			All   bool   `json:"all"`
-			Query string `json:"query"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return h.Sessions(ctx, p.All, p.Query)
-	case "restore.report":
-		return h.LastRestore(), nil
-	case "sessions.forget":
-		p, err := decode[struct {
-			AgentID   string `json:"agentId"`
-			SessionID string `json:"sessionId"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return nil, h.ForgetSession(ctx, p.AgentID, p.SessionID)
-	case "settings.get":
-		p, err := decode[struct {
-			Key string `json:"key"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		v, err := h.Setting(ctx, p.Key)
-		return map[string]string{"value": v}, err
-	case "settings.set":
-		p, err := decode[struct {
-			Key   string `json:"key"`
-			Value string `json:"value"`
-		}](req.Params)
-		if err != nil {
-			return nil, err
-		}
-		return nil, h.SetSetting(ctx, p.Key, p.Value)
+// dispatch runs one request by the method table (methods.go).
+func (s *session) dispatch(req request) (res any, selfReply bool, err error) {
+	m := methodByName[req.Method]
+	if m == nil {
+		return nil, false, fmt.Errorf("unknown method %q", req.Method)
 	}
-	return nil, fmt.Errorf("unknown method %q", req.Method)
+	res, err = m.call(s.ctx, call{s, req.ID}, req.Params)
+	return res, m.selfReply, err
 }
 
-func (s *session) attach(req request) (any, error) {
-	p, err := decode[struct {
-		TerminalID string `json:"terminalId"`
-		Cols       uint16 `json:"cols"`
-		Rows       uint16 `json:"rows"`
-		Lines      int    `json:"lines"` // replay at most this many lines (the page's scrollback + rows); 0: all
-	}](req.Params)
-	if err != nil {
-		return nil, err
+func (s *session) detach(ctx context.Context, handle uint32) error {
+	s.mu.Lock()
+	a := s.byHandle[handle]
+	if a != nil {
+		delete(s.byHandle, a.handle)
+		delete(s.byTerminal, a.terminalID)
 	}
+	s.mu.Unlock()
+	if a == nil {
+		return nil
+	}
+	return s.viewer.Detach(ctx, a.terminalID)
+}
+
+// attach streams a terminal to the page and queues the response itself
+// (id), before the output it held back meanwhile.
+func (s *session) attach(ctx context.Context, id uint64, p AttachParams) error {
 	s.mu.Lock()
 	if _, dup := s.byTerminal[p.TerminalID]; dup {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("terminal %s is already attached", p.TerminalID)
+		return fmt.Errorf("terminal %s is already attached", p.TerminalID)
 	}
 	s.nextHandle++
 	a := &attachment{handle: s.nextHandle, terminalID: p.TerminalID}
@@ -512,7 +331,7 @@ func (s *session) attach(req request) (any, error) {
 	s.byTerminal[a.terminalID] = a
 	s.mu.Unlock()
 
-	t, replay, err := s.viewer.Attach(s.ctx, p.TerminalID, p.Cols, p.Rows, host.Stream{
+	t, replay, err := s.viewer.Attach(ctx, p.TerminalID, p.Cols, p.Rows, host.Stream{
 		OnData:      func(b []byte) { s.deliver(a, b) },
 		ReplayLines: max(p.Lines, 0),
 	})
@@ -521,11 +340,11 @@ func (s *session) attach(req request) (any, error) {
 		delete(s.byHandle, a.handle)
 		delete(s.byTerminal, a.terminalID)
 		s.mu.Unlock()
-		return nil, err
+		return err
 	}
-	b, err := json.Marshal(response{ID: req.ID, Result: map[string]any{"handle": a.handle, "terminal": t, "replayBytes": replay}})
+	b, err := json.Marshal(response{ID: id, Result: AttachResult{Handle: a.handle, Terminal: t, ReplayBytes: replay}})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.mu.Lock()
 	s.enqueueLocked(outMsg{text: b})
@@ -534,5 +353,5 @@ func (s *session) attach(req request) (any, error) {
 	}
 	a.held, a.ready = nil, true
 	s.mu.Unlock()
-	return nil, nil
+	return nil
 }

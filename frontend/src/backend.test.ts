@@ -5,7 +5,7 @@ import { decodeFrame, encodeFrame, KIND_INPUT, KIND_OUTPUT } from './stream/fram
 import { Emitter, type ConnectionState, type Transport } from './transport/transport';
 
 const layout: Layout = { version: 1, tabs: [], activeTabId: '' };
-const hello: HelloResult = { version: 1, layout, terminals: [] };
+const hello: HelloResult = { version: 1, layout, terminals: [], daemon: { state: 'up' } };
 
 /** A transport whose requests are answered by a handler, with hooks to push frames and events. */
 class FakeTransport implements Transport {

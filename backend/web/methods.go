@@ -1,0 +1,267 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/host"
+)
+
+// The page's WebSocket calls (docs/wire.md), one typed method each: the
+// params are decoded from JSON into P, the result R is encoded back. The
+// same table generates the page's TypeScript (frontend/src/api.gen.ts, by
+// TestTypeScriptIsGenerated), so host and page cannot drift apart.
+
+// method is one entry of the table.
+type method struct {
+	name   string
+	params reflect.Type
+	result reflect.Type
+	call   func(ctx context.Context, c call, raw json.RawMessage) (any, error)
+	// selfReply: the handler queues its own response (attach does, before
+	// it releases the output it held back).
+	selfReply bool
+}
+
+// call is one request being handled: its session and id.
+type call struct {
+	*session
+	id uint64
+}
+
+// Empty is the params of a method that takes none, and the result of one
+// that returns nothing: {}.
+type Empty struct{}
+
+func def[P, R any](name string, fn func(ctx context.Context, c call, p P) (R, error)) method {
+	return method{
+		name:   name,
+		params: reflect.TypeFor[P](),
+		result: reflect.TypeFor[R](),
+		call: func(ctx context.Context, c call, raw json.RawMessage) (any, error) {
+			p, err := decode[P](raw)
+			if err != nil {
+				return nil, err
+			}
+			r, err := fn(ctx, c, p)
+			if err != nil {
+				return nil, err
+			}
+			return r, nil
+		},
+	}
+}
+
+// none adapts a host call that returns only an error.
+func none(err error) (Empty, error) { return Empty{}, err }
+
+// Params of the methods (the JSON keys are the wire's).
+type (
+	TerminalParams struct {
+		TerminalID string `json:"terminalId"`
+	}
+	AttachParams struct {
+		TerminalID string `json:"terminalId"`
+		Cols       uint16 `json:"cols"`
+		Rows       uint16 `json:"rows"`
+		// Lines: replay at most this many lines (the page's scrollback +
+		// rows); 0 or absent: all.
+		Lines int `json:"lines,omitempty"`
+	}
+	DetachParams struct {
+		Handle uint32 `json:"handle"`
+	}
+	ResizeParams struct {
+		TerminalID string `json:"terminalId"`
+		Cols       uint16 `json:"cols"`
+		Rows       uint16 `json:"rows"`
+	}
+	NewTabParams struct {
+		Cwd string `json:"cwd,omitempty"`
+	}
+	SplitParams struct {
+		PaneID    string `json:"paneId"`
+		Direction string `json:"direction" ts:"Direction"`
+	}
+	PaneParams struct {
+		PaneID string `json:"paneId"`
+	}
+	TabParams struct {
+		TabID string `json:"tabId"`
+	}
+	ResizeSplitParams struct {
+		SplitID string    `json:"splitId"`
+		Sizes   []float64 `json:"sizes"`
+	}
+	AgentIDParams struct {
+		ID string `json:"id"`
+	}
+	BindingsParams struct {
+		Candidates bool `json:"candidates,omitempty"`
+	}
+	SessionsParams struct {
+		All   bool   `json:"all,omitempty"`
+		Query string `json:"query,omitempty"`
+	}
+	ForgetSessionParams struct {
+		AgentID   string `json:"agentId"`
+		SessionID string `json:"sessionId"`
+	}
+	SettingParams struct {
+		Key string `json:"key" ts:"SettingKey"`
+	}
+	SetSettingParams struct {
+		Key   string `json:"key" ts:"SettingKey"`
+		Value string `json:"value"`
+	}
+)
+
+// Results that are not the host's own types. Fields in the order of their
+// JSON keys, as the maps they replace were encoded.
+type (
+	HelloResult struct {
+		// Daemon is the pty daemon's health.
+		Daemon    api.DaemonStatus `json:"daemon"`
+		Layout    *api.Layout      `json:"layout" ts:"Layout"`
+		Terminals []api.Terminal   `json:"terminals"`
+		Version   int              `json:"version"`
+	}
+	AttachResult struct {
+		Handle uint32 `json:"handle"`
+		// ReplayBytes is how much of the terminal's past output follows.
+		ReplayBytes int64        `json:"replayBytes"`
+		Terminal    api.Terminal `json:"terminal"`
+	}
+	ForegroundResult struct {
+		Busy    bool   `json:"busy"`
+		Command string `json:"command"`
+	}
+	SettingValue struct {
+		Value string `json:"value"`
+	}
+)
+
+// methods is the table, in docs/wire.md's order. "ack" is not here: it is
+// frequent and cheap and handled inline by the read loop, without a reply.
+var methods = []method{
+	def("hello", func(ctx context.Context, c call, _ Empty) (HelloResult, error) {
+		h := c.srv.host
+		l, err := h.Layout(ctx)
+		if err != nil {
+			return HelloResult{}, err
+		}
+		ts, err := h.Terminals(ctx)
+		if err != nil {
+			return HelloResult{}, err
+		}
+		return HelloResult{Version: api.Version, Layout: l, Terminals: ts, Daemon: h.DaemonStatus()}, nil
+	}),
+	selfReplying(def("attach", func(ctx context.Context, c call, p AttachParams) (AttachResult, error) {
+		return AttachResult{}, c.attach(ctx, c.id, p)
+	})),
+	def("detach", func(ctx context.Context, c call, p DetachParams) (Empty, error) {
+		return none(c.detach(ctx, p.Handle))
+	}),
+	def("resize", func(ctx context.Context, c call, p ResizeParams) (Empty, error) {
+		return none(c.srv.host.Resize(ctx, p.TerminalID, p.Cols, p.Rows))
+	}),
+	def("layout.get", func(ctx context.Context, c call, _ Empty) (*api.Layout, error) {
+		return c.srv.host.Layout(ctx)
+	}),
+	def("layout.newTab", func(ctx context.Context, c call, p NewTabParams) (*api.Layout, error) {
+		return c.srv.host.NewTab(ctx, p.Cwd)
+	}),
+	def("layout.split", func(ctx context.Context, c call, p SplitParams) (*api.Layout, error) {
+		return c.srv.host.Split(ctx, p.PaneID, p.Direction)
+	}),
+	def("layout.closePane", func(ctx context.Context, c call, p PaneParams) (*api.Layout, error) {
+		return c.srv.host.ClosePane(ctx, p.PaneID)
+	}),
+	def("layout.closeTab", func(ctx context.Context, c call, p TabParams) (*api.Layout, error) {
+		return c.srv.host.CloseTab(ctx, p.TabID)
+	}),
+	def("layout.restartPane", func(ctx context.Context, c call, p PaneParams) (*api.Layout, error) {
+		return c.srv.host.RestartPane(ctx, p.PaneID)
+	}),
+	def("layout.focus", func(ctx context.Context, c call, p PaneParams) (*api.Layout, error) {
+		return c.srv.host.Focus(ctx, p.PaneID)
+	}),
+	def("layout.activateTab", func(ctx context.Context, c call, p TabParams) (*api.Layout, error) {
+		return c.srv.host.ActivateTab(ctx, p.TabID)
+	}),
+	def("layout.resize", func(ctx context.Context, c call, p ResizeSplitParams) (*api.Layout, error) {
+		return c.srv.host.ResizeSplit(ctx, p.SplitID, p.Sizes)
+	}),
+	def("terminals.list", func(ctx context.Context, c call, _ Empty) ([]api.Terminal, error) {
+		return c.srv.host.Terminals(ctx)
+	}),
+	def("terminals.foreground", func(ctx context.Context, c call, p TerminalParams) (ForegroundResult, error) {
+		busy, cmd, err := c.srv.host.Foreground(ctx, p.TerminalID)
+		return ForegroundResult{Busy: busy, Command: cmd}, err
+	}),
+	def("agents.list", func(ctx context.Context, c call, _ Empty) ([]api.Agent, error) {
+		return c.srv.host.Agents(ctx)
+	}),
+	def("agents.save", func(ctx context.Context, c call, a api.Agent) (api.Agent, error) {
+		return c.srv.host.SaveAgent(ctx, a)
+	}),
+	def("agents.reset", func(ctx context.Context, c call, p AgentIDParams) (api.Agent, error) {
+		return c.srv.host.ResetAgent(ctx, p.ID)
+	}),
+	def("agents.delete", func(ctx context.Context, c call, p AgentIDParams) (Empty, error) {
+		return none(c.srv.host.DeleteAgent(ctx, p.ID))
+	}),
+	def("agents.installHooks", func(ctx context.Context, c call, p AgentIDParams) (api.Agent, error) {
+		return c.srv.host.SetHooks(ctx, p.ID, true)
+	}),
+	def("agents.removeHooks", func(ctx context.Context, c call, p AgentIDParams) (api.Agent, error) {
+		return c.srv.host.SetHooks(ctx, p.ID, false)
+	}),
+	// agents.run is CreateAgent (its wire name predates the rename).
+	def("agents.run", func(ctx context.Context, c call, p api.CreateAgentRequest) (api.CreateAgentResult, error) {
+		return c.srv.host.CreateAgent(ctx, p)
+	}),
+	def("bindings.list", func(ctx context.Context, c call, p BindingsParams) ([]api.Binding, error) {
+		if p.Candidates {
+			return c.srv.host.ResumeCandidates(ctx)
+		}
+		return c.srv.host.Bindings(ctx, false)
+	}),
+	def("resume", func(ctx context.Context, c call, p TerminalParams) (api.ResumeResult, error) {
+		return c.srv.host.Resume(ctx, p.TerminalID)
+	}),
+	def("sessions.list", func(ctx context.Context, c call, p SessionsParams) ([]api.Session, error) {
+		return c.srv.host.Sessions(ctx, p.All, p.Query)
+	}),
+	def("sessions.forget", func(ctx context.Context, c call, p ForgetSessionParams) (Empty, error) {
+		return none(c.srv.host.ForgetSession(ctx, p.AgentID, p.SessionID))
+	}),
+	def("restore.report", func(ctx context.Context, c call, _ Empty) (host.RestoreReport, error) {
+		return c.srv.host.LastRestore(), nil
+	}),
+	def("settings.get", func(ctx context.Context, c call, p SettingParams) (SettingValue, error) {
+		v, err := c.srv.host.Setting(ctx, p.Key)
+		return SettingValue{Value: v}, err
+	}),
+	def("settings.set", func(ctx context.Context, c call, p SetSettingParams) (Empty, error) {
+		return none(c.srv.host.SetSetting(ctx, p.Key, p.Value))
+	}),
+}
+
+func selfReplying(m method) method { m.selfReply = true; return m }
+
+// methodByName indexes the table.
+var methodByName = func() map[string]*method {
+	byName := make(map[string]*method, len(methods))
+	for i := range methods {
+		m := &methods[i]
+		if byName[m.name] != nil {
+			panic(fmt.Sprintf("web: method %q defined twice", m.name))
+		}
+		byName[m.name] = m
+	}
+	return byName
+}()
