@@ -64,6 +64,14 @@ func IsDesktop(args []string) bool {
 // command failed (one line on stderr), 2 bad usage (one line on stderr,
 // naming the help to read).
 func Run(args []string, env Env) int {
+	if len(args) > 0 && args[0] == "hook" {
+		// Run by agents on every event (reprise hook AGENT EVENT [ARGS…];
+		// Codex passes JSON as the last argument): its arguments are taken
+		// as they are — no flags, no help — it is silent and exits 0
+		// whatever happens, and it skips building the command tree.
+		_ = runHook(args[1:], os.Stdin)
+		return 0
+	}
 	root := newRoot(env)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -188,19 +196,6 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 	serve.Flags().StringVar(&listen, "listen", "127.0.0.1:0", "loopback address to serve on")
 	serve.Flags().StringVar(&shell, "shell", "", "command for new terminals (default: your login shell)")
 	root.AddCommand(serve)
-
-	// hook is run by agents (reprise hook AGENT EVENT [ARGS…]); Codex passes
-	// JSON as the last argument. Its arguments are taken as they are — no
-	// flag parsing, no help — and it is silent whatever happens.
-	root.AddCommand(&cobra.Command{
-		Use:                "hook AGENT EVENT [ARGS...]",
-		Hidden:             true,
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			_ = runHook(args, os.Stdin)
-			return nil
-		},
-	})
 
 	root.AddCommand(&cobra.Command{
 		Use:   "mcp",
