@@ -4,7 +4,7 @@
 import { agentLabel, dismissKey, Dismissals, failureReason } from './agents/banner';
 import { outcomeDismissKey } from './agents/outcome';
 import { RestoreDismissals } from './agents/restore';
-import type { Agent, Binding, Direction, RunAgentRequest, RunAgentResult, Session, SettingKey } from './api';
+import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, Session, SettingKey } from './api';
 import type { Backend } from './backend';
 import type { Shortcut } from './keys';
 import { activeTab, findPane, findPaneByTerminal, findTab, focusedPane, neighbour, panesInOrder, stepPane, stepTab, type FocusDirection } from './layout/layout';
@@ -364,7 +364,7 @@ export class Actions {
   }
 
   /** Starts an agent (a new tab unless req.paneId); rejects with the host's error line. */
-  async runAgent(req: RunAgentRequest): Promise<RunAgentResult> {
+  async runAgent(req: CreateAgentRequest): Promise<CreateAgentResult> {
     const r = await this.backend.agents.run(req);
     this.showTerminals();
     return r;
@@ -376,7 +376,7 @@ export class Actions {
    * Resolves false when the user said no.
    */
   async resumeSession(s: Session, where: 'here' | 'newTab'): Promise<boolean> {
-    const req: RunAgentRequest = { agent: s.agentId, resumeSessionId: s.sessionId };
+    const req: CreateAgentRequest = { agent: s.agentId, resumeSessionId: s.sessionId };
     if (s.cwd) req.cwd = s.cwd;
     if (where === 'here') {
       const paneId = this.focusedPaneId();

@@ -25,11 +25,6 @@ export type {
   Terminal,
 } from './api.gen';
 
-/** @deprecated the host, SDK, CLI and MCP call it CreateAgent; the wire method is still agents.run. */
-export type RunAgentRequest = Gen.CreateAgentRequest;
-/** @deprecated see RunAgentRequest. */
-export type RunAgentResult = Gen.CreateAgentResult;
-
 export type TerminalStatus = 'running' | 'exited' | 'lost' | 'closed';
 
 export type Direction = 'row' | 'column';

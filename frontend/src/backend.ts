@@ -15,8 +15,8 @@ import type {
   Methods,
   RestoreReport,
   ResumeResult,
-  RunAgentRequest,
-  RunAgentResult,
+  CreateAgentRequest,
+  CreateAgentResult,
   Session,
   SettingKey,
   Terminal,
@@ -199,7 +199,7 @@ export class Backend {
     installHooks: (id: string): Promise<Agent> => this.call('agents.installHooks', { id }),
     removeHooks: (id: string): Promise<Agent> => this.call('agents.removeHooks', { id }),
     /** A new tab unless req.paneId (then the agent replaces that pane's terminal). */
-    run: (req: RunAgentRequest): Promise<RunAgentResult> => this.call('agents.run', req),
+    run: (req: CreateAgentRequest): Promise<CreateAgentResult> => this.call('agents.run', req),
   };
 
   readonly bindings = {
