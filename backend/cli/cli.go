@@ -55,9 +55,26 @@ type failure struct{ err error }
 func (e failure) Error() string { return e.err.Error() }
 func (e failure) Unwrap() error { return e.err }
 
-// IsDesktop reports whether args ask for the desktop app (no subcommand).
+// IsDesktop reports whether args ask for the desktop app: no subcommand,
+// wherever the flags are (`reprise --home D` is the app, `reprise --home D
+// agents list` is not), and not a request for help or the version.
 func IsDesktop(args []string) bool {
-	return len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help"
+	for _, a := range args {
+		switch a {
+		case "-h", "--help", "--version", "help":
+			return false
+		}
+	}
+	root := newRoot(Env{Stdout: io.Discard, Stderr: io.Discard})
+	cmd, rest, err := root.Find(args)
+	if err != nil || cmd != root {
+		return false
+	}
+	// A bad flag is not the app either: Run says so in one line (exit 2).
+	if err := root.ParseFlags(rest); err != nil {
+		return false
+	}
+	return len(root.Flags().Args()) == 0
 }
 
 // Run runs a subcommand and returns the process exit status: 0 ok, 1 the

@@ -264,3 +264,32 @@ func TestDesktopWithoutDisplay(t *testing.T) {
 		}
 	}
 }
+
+func TestIsDesktop(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--home", "/tmp/x"}, true},
+		{[]string{"--home=/tmp/x"}, true},
+		{[]string{"--home", "/tmp/x", "agents", "list"}, false},
+		{[]string{"--home", "/tmp/x", "resume", "--json", "t_1"}, false},
+		{[]string{"agents", "list", "--home", "/tmp/x"}, false},
+		{[]string{"--help"}, false},
+		{[]string{"-h"}, false},
+		{[]string{"--version"}, false},
+		{[]string{"version"}, false},
+		{[]string{"bogus"}, false},
+		{[]string{"hook", "claude", "Stop"}, false},
+		{[]string{"--bogus"}, false},
+		{[]string{"--home"}, false},
+	} {
+		if got := IsDesktop(c.args); got != c.want {
+			t.Errorf("IsDesktop(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+	if code, stdout, _ := runCLI("--version"); code != 0 || stdout != versionLine() {
+		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+}
