@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reprise-dev/reprise/backend/agents/catalog"
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/spf13/cobra"
 
@@ -189,8 +190,23 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 			})
 		}),
 	}
+	create.RegisterFlagCompletionFunc("agent", completeAgentIDs)
+	update.ValidArgsFunction, reset.ValidArgsFunction = completeAgentIDs, completeAgentIDs
 	agents.AddCommand(list, create, update, reset)
 	return agents
+}
+
+// completeAgentIDs offers the builtin agents' ids. It reads no state and
+// starts nothing: completion runs on every Tab.
+func completeAgentIDs(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if cmd.Name() != "create" && len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, a := range catalog.Builtins() {
+		out = append(out, cobra.CompletionWithDesc(a.ID, a.Label))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 func sessionsCommand(home *string, env Env) *cobra.Command {

@@ -150,6 +150,13 @@ func TestCompletionScripts(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "create") || !strings.Contains(stdout, "reset") {
 		t.Errorf("__complete agents: exit %d:\n%s", code, stdout)
 	}
+	// Agent ids, for the flag and the positional that take one.
+	for _, args := range [][]string{{"__complete", "agents", "create", "--agent", ""}, {"__complete", "agents", "reset", ""}} {
+		code, stdout, _ := runCLI(args...)
+		if code != 0 || !strings.Contains(stdout, "claude\tClaude Code") || !strings.Contains(stdout, "codex") {
+			t.Errorf("%q: exit %d:\n%s", args, code, stdout)
+		}
+	}
 }
 
 // Flags go before or after the positional argument: `reprise resume
