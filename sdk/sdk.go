@@ -145,7 +145,8 @@ func (c *Client) Agents(ctx context.Context) ([]Agent, error) {
 
 // CreateAgent starts an agent in a new pane (or req.PaneID). Set
 // req.ResumeSessionID to the agent's own session id to resume that
-// conversation; the prompt is optional.
+// conversation (in the session's own directory unless req.Cwd says
+// otherwise); the prompt is optional.
 func (c *Client) CreateAgent(ctx context.Context, req CreateAgentRequest) (CreateAgentResult, error) {
 	var out CreateAgentResult
 	return out, c.do(ctx, http.MethodPost, "/v1/agents/run", req, &out)

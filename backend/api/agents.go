@@ -40,9 +40,24 @@ type CreateAgentRequest struct {
 	Prompt string `json:"prompt,omitempty"`
 	// ResumeSessionID is the agent's own session id to resume (not a terminal id).
 	ResumeSessionID string `json:"resumeSessionId,omitempty"`
-	Cwd             string `json:"cwd,omitempty"`
+	// Cwd is where the agent runs. Empty: for a resume, the session's own
+	// recorded directory (agents scope sessions by directory); otherwise, or
+	// when the session is unknown, DefaultCwd, else the focused pane's.
+	Cwd string `json:"cwd,omitempty"`
+	// DefaultCwd is the caller's own directory (the CLI's, `reprise mcp`'s),
+	// used only when Cwd is empty and no recorded directory applies.
+	DefaultCwd string `json:"defaultCwd,omitempty"`
 	// PaneID runs the agent in that pane (replacing its terminal); empty opens a new tab.
 	PaneID string `json:"paneId,omitempty"`
+}
+
+// ResumeRequest resumes a terminal's interrupted agent.
+type ResumeRequest struct {
+	TerminalID string `json:"terminalId"`
+	// RecreateCwd first recreates the session's vanished directory (the
+	// binding's RecreateCwd), as the user, for agents that find their
+	// conversation again there.
+	RecreateCwd bool `json:"recreateCwd,omitempty"`
 }
 
 // CreateAgentResult names the terminal the agent runs in.
@@ -72,6 +87,9 @@ type Binding struct {
 	Candidate   bool       `json:"candidate"`           // show the resume banner
 	// Unavailable explains why a terminal-exited session cannot be resumed.
 	Unavailable string `json:"unavailable,omitempty"`
+	// RecreateCwd, with Unavailable, is the vanished directory whose
+	// recreation brings the conversation back (resume with RecreateCwd).
+	RecreateCwd string `json:"recreateCwd,omitempty"`
 	// ResumeError says why the last resume of this candidate failed (e.g.
 	// an automatic resume), for the banner's "Couldn't resume" line.
 	ResumeError string `json:"resumeError,omitempty"`
@@ -100,6 +118,8 @@ type Session struct {
 	Resumable      bool       `json:"resumable"`
 	Candidate      bool       `json:"candidate"`
 	LastOutcome    string     `json:"lastOutcome,omitempty"`
+	// LastOutcomeDetail says why (the launch's error, the agent's words).
+	LastOutcomeDetail string `json:"lastOutcomeDetail,omitempty"`
 }
 
 // ResumeResult is the terminal a resumed conversation now runs in.

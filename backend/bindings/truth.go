@@ -49,6 +49,14 @@ type Binding struct {
 	Prompted    bool
 	EndedAt     *time.Time
 	EndReason   string
+	// ExitStatus is the agent's own exit status as its launch wrapper
+	// reported it (nil: not reported, e.g. the wrapper died with the
+	// terminal). A clean one (< 128) is the ground truth for a goodbye.
+	ExitStatus *int
+	// Unconfirmed: Reprise launched a resume of a session id it had never
+	// seen, and the agent has not yet reported that id itself. Such a
+	// session is neither history nor resumable until the agent confirms it.
+	Unconfirmed bool
 	Version     int64 // compare-and-set token, managed by the store
 }
 
@@ -65,6 +73,9 @@ type Input struct {
 	Status    *int   // KindProcessExit: the agent's exit status as the shell saw it (128+n for signal n)
 	Prompted  bool   // the event proves a turn happened (prompt, stop, turn-complete)
 	CanResume bool   // KindClaim: the agent's config has resume args
+	// Unconfirmed (KindLaunch): the resumed session id is one Reprise never
+	// saw, so it is not yet known to exist.
+	Unconfirmed bool
 	Cwd       string
 	At        time.Time
 }
@@ -77,6 +88,7 @@ const (
 	Updated Outcome = "updated"
 	Ended   Outcome = "ended"
 	Gasp    Outcome = "death-gasp" // detached → terminal-exited, keeping ended_at
+	Goodbye Outcome = "clean-exit" // terminal-exited → detached: the agent's clean exit status arrived after the death
 	Revived Outcome = "revived"
 	Dropped Outcome = "dropped"  // a straggler, or an event with nothing to say
 	Sticky  Outcome = "sticky"   // an end event for a row whose reason never changes
@@ -88,6 +100,10 @@ const (
 // killedStatus reports whether an exit status means the agent was killed:
 // a status of 128 or more is how a shell reports death by a signal.
 func killedStatus(s *int) bool { return s != nil && *s >= 128 }
+
+// cleanStatus reports whether an exit status says the agent exited by
+// itself (< 128), whatever happened to its terminal afterwards.
+func cleanStatus(s *int) bool { return s != nil && *s < 128 }
 
 // Decide computes a binding's next state from its current state (nil when
 // the terminal has none) and one input. It never mutates cur. changed is
@@ -122,6 +138,7 @@ func Decide(cur *Binding, in Input) (next Binding, out Outcome, changed bool) {
 		applyLive(&b, in)
 		if in.Kind == KindLaunch {
 			b.Prompted = in.Prompted // a resumed conversation already has a transcript
+			b.Unconfirmed = in.Unconfirmed && b.SessionID != ""
 		}
 		if in.Kind == KindSessionEnd {
 			b.EndReason, b.EndedAt = Detached, ptr(in.At)
@@ -142,6 +159,7 @@ func decideLive(b Binding, in Input) (Binding, Outcome, bool) {
 	case KindDispose:
 		return end(b, Disposed, in.At), Ended, true
 	case KindProcessExit:
+		b.ExitStatus = in.Status
 		if killedStatus(in.Status) {
 			return end(b, TerminalExited, in.At), Ended, true
 		}
@@ -164,14 +182,33 @@ func decideEnded(b Binding, in Input) (Binding, Outcome, bool) {
 
 	switch in.Kind {
 	case KindTerminalExit, KindDispose, KindProcessExit, KindSessionEnd:
+		if b.EndReason == TerminalExited && in.Kind == KindProcessExit && b.ExitStatus == nil && cleanStatus(in.Status) && within {
+			// The agent exited by itself, and its report arrived after the
+			// terminal's death was noticed: exit status is the ground truth.
+			b.EndReason, b.ExitStatus = Detached, in.Status
+			if in.At.Before(*b.EndedAt) {
+				b.EndedAt = ptr(in.At)
+			}
+			return b, Goodbye, true
+		}
 		if b.EndReason != Detached {
 			return b, Sticky, false
 		}
+		if in.Kind == KindProcessExit && b.ExitStatus == nil && !killedStatus(in.Status) && in.Status != nil {
+			// The exit status of the agent that said goodbye: clean, so the
+			// goodbye stands whatever happens to the terminal afterwards.
+			b.ExitStatus = in.Status
+			return b, Updated, true
+		}
 		// Detached. A death soon after the goodbye means the goodbye was
-		// the agent being killed (Claude runs SessionEnd on SIGHUP).
-		gasp := in.Kind == KindTerminalExit || (in.Kind == KindProcessExit && killedStatus(in.Status))
+		// the agent being killed (Claude runs SessionEnd on SIGHUP) —
+		// unless the agent's own exit status already said it exited cleanly.
+		gasp := (in.Kind == KindTerminalExit && !cleanStatus(b.ExitStatus)) || (in.Kind == KindProcessExit && killedStatus(in.Status))
 		if gasp && within {
 			b.EndReason = TerminalExited // keeps the original ended_at
+			if in.Kind == KindProcessExit {
+				b.ExitStatus = in.Status
+			}
 			return b, Gasp, true
 		}
 		if in.Kind == KindDispose && within {
@@ -219,6 +256,9 @@ func applyLive(b *Binding, in Input) {
 		}
 		b.SessionID = in.SessionID
 	}
+	if in.SessionID != "" && in.Kind != KindLaunch {
+		b.Unconfirmed = false // the agent itself reported the id it runs
+	}
 	if in.Kind == KindSessionStart && in.Source == "resume" {
 		b.Prompted = true // resumed from a transcript that exists
 	}
@@ -250,10 +290,11 @@ func end(b Binding, reason string, at time.Time) Binding {
 func ptr[T any](v T) *T { return &v }
 
 // Resumable reports whether a binding's conversation can be resumed by id:
-// its session id is known and the user prompted it (a session that only saw
+// its session id is known (and, for a resume of an id Reprise never saw,
+// confirmed by the agent) and the user prompted it (a session that only saw
 // SessionStart has no transcript), given the agent's config can resume.
 func Resumable(b *Binding, canResume bool) bool {
-	return b != nil && b.SessionID != "" && b.Prompted && canResume
+	return b != nil && b.SessionID != "" && b.Prompted && !b.Unconfirmed && canResume
 }
 
 // Candidate reports whether a binding should show the resume banner.

@@ -14,6 +14,11 @@ func live(id string, prompted bool) *Binding {
 	return &Binding{TerminalID: "t1", AgentID: "claude", SessionID: id, Prompted: prompted, StartedAt: at(0), LastEventAt: at(0)}
 }
 
+func exited(b *Binding, status int) *Binding {
+	b.ExitStatus = code(status)
+	return b
+}
+
 func ended(reason, id string, prompted bool, sec int) *Binding {
 	b := live(id, prompted)
 	b.EndReason, b.EndedAt = reason, ptr(at(sec))
@@ -33,6 +38,7 @@ func TestTruthTable(t *testing.T) {
 		prompted   *bool
 		endedAtSec *int // expected ended_at, seconds after t0
 		candidate  *bool
+		exitStatus *int // expected recorded exit status
 	}{
 		// Creation and capture.
 		{name: "first SessionStart creates a live binding", in: Input{Kind: KindSessionStart, AgentID: "claude", SessionID: "A", Source: "startup", At: at(1)},
@@ -53,7 +59,7 @@ func TestTruthTable(t *testing.T) {
 		{name: "SessionEnd → detached, no banner", cur: live("A", true), in: Input{Kind: KindSessionEnd, SessionID: "A", Reason: "prompt_input_exit", At: at(5)},
 			out: Ended, changed: true, reason: Detached, endedAtSec: ptr(5), candidate: ptr(false)},
 		{name: "codex exit < 128 → detached", cur: live("A", true), in: Input{Kind: KindProcessExit, Status: code(0), At: at(5)},
-			out: Ended, changed: true, reason: Detached, candidate: ptr(false)},
+			out: Ended, changed: true, reason: Detached, exitStatus: code(0), candidate: ptr(false)},
 		{name: "agent killed (exit ≥ 128) while its shell lives → candidate", cur: live("A", true), in: Input{Kind: KindProcessExit, Status: code(137), At: at(5)},
 			out: Ended, changed: true, reason: TerminalExited, candidate: ptr(true)},
 		{name: "terminal died under a prompted agent → candidate", cur: live("A", true), in: Input{Kind: KindTerminalExit, At: at(5)},
@@ -72,8 +78,20 @@ func TestTruthTable(t *testing.T) {
 			out: Gasp, changed: true, reason: TerminalExited, endedAtSec: ptr(10)},
 		{name: "goodbye then terminal death after 30 s stays detached", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindTerminalExit, At: at(41)},
 			out: Dropped, reason: Detached},
-		{name: "gemini: goodbye then exit 0 stays detached", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(0), At: at(10)},
-			out: Dropped, reason: Detached},
+		{name: "gemini: goodbye then exit 0 stays detached, the status recorded", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(0), At: at(10)},
+			out: Updated, changed: true, reason: Detached, exitStatus: code(0)},
+		{name: "goodbye with a clean exit status, then terminal death within 30 s, stays detached", cur: exited(ended(Detached, "A", true, 10), 0), in: Input{Kind: KindTerminalExit, At: at(11)},
+			out: Dropped, reason: Detached, candidate: ptr(false)},
+		{name: "codex: exit 0 (detached), then terminal death within 30 s, stays detached", cur: exited(ended(Detached, "A", true, 10), 0), in: Input{Kind: KindTerminalExit, At: at(12)},
+			out: Dropped, reason: Detached, endedAtSec: ptr(10), candidate: ptr(false)},
+		{name: "clean exit status reported after the terminal's death was noticed → detached", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(0), At: at(9)},
+			out: Goodbye, changed: true, reason: Detached, endedAtSec: ptr(9), exitStatus: code(0), candidate: ptr(false)},
+		{name: "killed exit status after the terminal's death stays terminal-exited", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(137), At: at(9)},
+			out: Sticky, reason: TerminalExited, candidate: ptr(true)},
+		{name: "a clean exit never undoes a kill the status already told", cur: exited(ended(TerminalExited, "A", true, 10), 137), in: Input{Kind: KindProcessExit, Status: code(0), At: at(10)},
+			out: Sticky, reason: TerminalExited},
+		{name: "a clean exit long after the death is a straggler", cur: ended(TerminalExited, "A", true, 10), in: Input{Kind: KindProcessExit, Status: code(0), At: at(50)},
+			out: Sticky, reason: TerminalExited},
 		{name: "repeated SessionEnd from one process is one end", cur: ended(Detached, "A", true, 10), in: Input{Kind: KindSessionEnd, SessionID: "A", At: at(10)},
 			out: Dropped, reason: Detached, endedAtSec: ptr(10)},
 
@@ -154,6 +172,9 @@ func TestTruthTable(t *testing.T) {
 			if tc.endedAtSec != nil && (got.EndedAt == nil || !got.EndedAt.Equal(at(*tc.endedAtSec))) {
 				t.Fatalf("ended_at %v, want %v", got.EndedAt, at(*tc.endedAtSec))
 			}
+			if tc.exitStatus != nil && (got.ExitStatus == nil || *got.ExitStatus != *tc.exitStatus) {
+				t.Fatalf("exit status %v, want %d", got.ExitStatus, *tc.exitStatus)
+			}
 			if tc.candidate != nil && Candidate(&got, true) != *tc.candidate {
 				t.Fatalf("candidate %v, want %v", Candidate(&got, true), *tc.candidate)
 			}
@@ -190,5 +211,61 @@ func TestLaunchCreatesBinding(t *testing.T) {
 	b, _, _ = Decide(nil, Input{Kind: KindLaunch, AgentID: "claude", SessionID: "R", Prompted: true, At: at(0)})
 	if !b.Prompted {
 		t.Fatal("a resumed launch must count as prompted")
+	}
+}
+
+// A clean exit (Claude /exit: SessionEnd prompt_input_exit and status 0;
+// Codex /quit: status 0) followed by the terminal's death within 30 s is a
+// goodbye, in whichever order the exit status and the death arrive. A kill
+// (Claude on SIGHUP: SessionEnd other, status 129) stays an interruption.
+func TestExitStatusDecidesAfterTerminalDeath(t *testing.T) {
+	goodbye := Input{Kind: KindSessionEnd, SessionID: "A", Reason: "prompt_input_exit", At: at(10)}
+	clean := Input{Kind: KindProcessExit, Status: code(0), At: at(10).Add(50 * time.Millisecond)}
+	hup := Input{Kind: KindSessionEnd, SessionID: "A", Reason: "other", At: at(10)}
+	killed := Input{Kind: KindProcessExit, Status: code(129), At: at(10).Add(50 * time.Millisecond)}
+	death := Input{Kind: KindTerminalExit, At: at(20)}
+	for _, tc := range []struct {
+		name      string
+		seq       []Input
+		candidate bool
+	}{
+		{"claude /exit, status, death", []Input{goodbye, clean, death}, false},
+		{"claude /exit, death, status", []Input{goodbye, death, clean}, false},
+		{"codex status, death", []Input{clean, death}, false},
+		{"codex death, status", []Input{death, clean}, false},
+		{"claude SIGHUP, status, death", []Input{hup, killed, death}, true},
+		{"claude SIGHUP, death, status", []Input{hup, death, killed}, true},
+		{"goodbye, death, no status (the wrapper died too)", []Input{hup, death}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cur := *live("A", true)
+			for _, in := range tc.seq {
+				if next, _, changed := Decide(&cur, in); changed {
+					cur = next
+				}
+			}
+			if Candidate(&cur, true) != tc.candidate {
+				t.Fatalf("end reason %s: candidate %v, want %v", cur.EndReason, !tc.candidate, tc.candidate)
+			}
+		})
+	}
+}
+
+// A resume of a session id Reprise never saw is neither resumable nor
+// history until the agent reports the id itself.
+func TestUnconfirmedResume(t *testing.T) {
+	b, _, _ := Decide(nil, Input{Kind: KindLaunch, AgentID: "claude", SessionID: "U", Prompted: true, Unconfirmed: true, At: at(0)})
+	if !b.Unconfirmed || Resumable(&b, true) {
+		t.Fatalf("unknown resumed id: %+v", b)
+	}
+	// The agent fails: a goodbye for a throwaway id, then its exit status.
+	end, _, _ := Decide(&b, Input{Kind: KindSessionEnd, SessionID: "X", Reason: "other", At: at(1)})
+	if !end.Unconfirmed || end.SessionID != "U" {
+		t.Fatalf("after the failing agent's goodbye: %+v", end)
+	}
+	// The agent confirms: SessionStart resume with the same id.
+	ok, _, _ := Decide(&b, Input{Kind: KindSessionStart, SessionID: "U", Source: "resume", At: at(1)})
+	if ok.Unconfirmed || !Resumable(&ok, true) {
+		t.Fatalf("confirmed: %+v", ok)
 	}
 }

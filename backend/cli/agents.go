@@ -125,12 +125,9 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 			if c.agent == "" {
 				return usageError{"agents create: --agent is required"}
 			}
-			dir := c.cwd
-			if dir == "" {
-				dir, _ = os.Getwd()
-			}
+			here, _ := os.Getwd()
 			return withBackend(*home, func(ctx context.Context, b backend) error {
-				res, err := b.CreateAgent(ctx, api.CreateAgentRequest{Agent: c.agent, Prompt: c.prompt, ResumeSessionID: c.resume, Cwd: dir})
+				res, err := b.CreateAgent(ctx, api.CreateAgentRequest{Agent: c.agent, Prompt: c.prompt, ResumeSessionID: c.resume, Cwd: c.cwd, DefaultCwd: here})
 				if err != nil {
 					return err
 				}
@@ -145,7 +142,7 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 	create.Flags().StringVar(&c.agent, "agent", "", "agent id (see `reprise agents list`)")
 	create.Flags().StringVar(&c.prompt, "prompt", "", "first prompt (optional)")
 	create.Flags().StringVar(&c.resume, "resume-session", "", "the agent's own session id to resume")
-	create.Flags().StringVar(&c.cwd, "cwd", "", "working directory (default: the current directory)")
+	create.Flags().StringVar(&c.cwd, "cwd", "", "working directory (default: the resumed session's own, else the current directory)")
 	create.Flags().BoolVar(&c.json, "json", false, "print JSON")
 
 	var resumeArgs string

@@ -57,7 +57,13 @@ func runRestoreCheck(homeFlag string, asJSON bool, env Env) error {
 		return err
 	}
 	defer st.Close()
-	fe := host.ForecastEnv{HomeDir: home.Dir, Env: os.Environ()}
+	// Hook events still in the inbox are what a starting host applies
+	// first; read them (changing nothing) so the forecast is the host's.
+	pending, err := host.PendingHooks(home.Dir)
+	if err != nil {
+		return err
+	}
+	fe := host.ForecastEnv{HomeDir: home.Dir, Env: os.Environ(), Pending: pending}
 	if c, err := ptyclient.Dial(ctx, home.PtydSocket(), ptyclient.Options{Name: "restore-check"}); err == nil {
 		if list, err := c.List(ctx); err == nil {
 			fe.Sessions, fe.DaemonUp = list, true

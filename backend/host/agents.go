@@ -263,6 +263,16 @@ func (h *Host) launch(ctx context.Context, req api.CreateAgentRequest) (store.Ag
 	// /etc/profile does), and "found on PATH" must mean "will run".
 	l.Argv[0] = bin
 	cwd := req.Cwd
+	if cwd == "" && req.ResumeSessionID != "" {
+		// Agents scope sessions by directory: a known session resumes where
+		// it ran, whichever directory the request comes from.
+		if s, err := h.store.GetAgentSession(ctx, c.ID, req.ResumeSessionID); err == nil {
+			cwd = s.Cwd
+		}
+	}
+	if cwd == "" {
+		cwd = req.DefaultCwd
+	}
 	if cwd == "" {
 		cwd = h.focusedCwd(ctx)
 	}
@@ -319,6 +329,7 @@ func writeFileAtomic(path string, b []byte) error {
 func (h *Host) CreateAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error) {
 	c, l, cwd, err := h.launch(ctx, req)
 	if err != nil {
+		h.resumeFailed(ctx, req, err)
 		return api.CreateAgentResult{}, err
 	}
 	// Resuming a session by id (Sessions view, CLI, MCP) consumes any
@@ -333,8 +344,19 @@ func (h *Host) CreateAgent(ctx context.Context, req api.CreateAgentRequest) (api
 		for _, tid := range claimed {
 			h.applyBinding(context.WithoutCancel(ctx), tid, bindings.Input{Kind: bindings.KindUnclaim, At: time.Now()})
 		}
+		h.resumeFailed(ctx, req, err)
 	}
 	return res, err
+}
+
+// resumeFailed records a resume that could not even launch as the
+// session's last outcome, with the reason, so the Sessions view shows it.
+// A session Reprise never saw has no history row and gets none.
+func (h *Host) resumeFailed(ctx context.Context, req api.CreateAgentRequest, err error) {
+	if req.ResumeSessionID == "" {
+		return
+	}
+	h.setSessionOutcome(context.WithoutCancel(ctx), req.Agent, req.ResumeSessionID, OutcomeFailed, err.Error())
 }
 
 // claimSession claims every resume candidate of one agent session.
@@ -366,12 +388,19 @@ func (h *Host) runLaunch(ctx context.Context, req api.CreateAgentRequest, c stor
 		extra = append(extra, k+"="+v)
 	}
 	extra = append(extra, "REPRISE_AGENT="+c.ID)
+	// A resume of an id Reprise never saw is not history until the agent
+	// confirms it: an id the agent does not know must leave no entry.
+	unconfirmed := false
+	if req.ResumeSessionID != "" {
+		_, err := h.store.GetAgentSession(ctx, c.ID, l.SessionID)
+		unconfirmed = errors.Is(err, store.ErrNotFound)
+	}
 	// The binding (and, for a resume, the pending outcome) is recorded
 	// before the agent starts, so its first hook can't overtake them.
 	beforeStart := func(tid string) {
 		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
 			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
-			Prompted: req.ResumeSessionID != "", At: time.Now(),
+			Prompted: req.ResumeSessionID != "", Unconfirmed: unconfirmed, At: time.Now(),
 		}); err != nil {
 			h.log.Warn("record launch binding", "terminal", tid, "err", err)
 		}

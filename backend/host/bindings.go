@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -69,35 +70,58 @@ func (h *Host) canResume(ctx context.Context, agentID string) (bool, string) {
 }
 
 // candidate says whether a binding should offer Resume: the truth table's
-// candidate, and the agent saved the conversation where its resume looks
-// (for agents whose storage Reprise knows). reason explains a refusal that
-// the truth table alone would have offered.
+// candidate, the agent saved the conversation where its resume looks (for
+// agents whose storage Reprise knows), and the directory it resumes in is
+// still there. reason explains a refusal that the truth table alone would
+// have offered.
 func (h *Host) candidate(ctx context.Context, b bindings.Binding) (bool, string) {
+	ok, why, _ := h.candidateOr(ctx, b)
+	return ok, why
+}
+
+// candidateOr is candidate, plus the way forward when there is one:
+// recreate names the vanished directory whose recreation brings the
+// conversation back (agents that keep conversations by directory).
+func (h *Host) candidateOr(ctx context.Context, b bindings.Binding) (ok bool, why, recreate string) {
 	can, label := h.canResume(ctx, b.AgentID)
 	if !bindings.Candidate(&b, can) {
-		return false, ""
+		return false, "", ""
 	}
 	stored, _ := h.store.Transcript(ctx, b.TerminalID)
-	cwd := b.Cwd
-	if cwd == "" {
-		if t, err := h.store.GetTerminal(ctx, b.TerminalID); err == nil {
-			cwd = t.Cwd
+	cwd := h.bindingCwd(ctx, b)
+	saved, known, path := transcriptCheck(h.cfg.BaseEnv, b.AgentID, b.SessionID, cwd, stored)
+	if known && !saved {
+		return false, fmt.Sprintf("%s saved no conversation for this session (%s), so there is nothing to resume.", label, path), ""
+	}
+	if !dirExists(cwd) {
+		// The relaunch would fail with "No such directory": never offer it.
+		if recreateRestores(b.AgentID) && known && saved {
+			return false, fmt.Sprintf("The folder %s is gone. %s keeps this conversation by folder: recreating the empty folder and resuming there brings the conversation back, but not the files that were in it.", cwd, label), cwd
 		}
+		return false, fmt.Sprintf("The folder %s is gone, so %s can't be resumed there.", cwd, label), ""
 	}
-	if saved, known, path := transcriptCheck(h.cfg.BaseEnv, b.AgentID, b.SessionID, cwd, stored); known && !saved {
-		return false, fmt.Sprintf("%s saved no conversation for this session (%s), so there is nothing to resume.", label, path)
+	return true, "", ""
+}
+
+// bindingCwd is the directory a binding's agent ran (and resumes) in.
+func (h *Host) bindingCwd(ctx context.Context, b bindings.Binding) string {
+	if b.Cwd != "" {
+		return b.Cwd
 	}
-	return true, ""
+	if t, err := h.store.GetTerminal(ctx, b.TerminalID); err == nil {
+		return t.Cwd
+	}
+	return ""
 }
 
 func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding {
 	can, label := h.canResume(ctx, b.AgentID)
-	cand, why := h.candidate(ctx, b)
+	cand, why, recreate := h.candidateOr(ctx, b)
 	a := api.Binding{
 		TerminalID: b.TerminalID, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID, Cwd: b.Cwd,
 		StartedAt: b.StartedAt, LastEventAt: b.LastEventAt, LastEvent: b.LastEvent, Prompted: b.Prompted,
 		EndedAt: b.EndedAt, EndReason: b.EndReason, CanResume: can,
-		Resumable: bindings.Resumable(&b, can), Candidate: cand, Unavailable: why,
+		Resumable: bindings.Resumable(&b, can), Candidate: cand, Unavailable: why, RecreateCwd: recreate,
 	}
 	if b.EndReason == bindings.TerminalExited && !a.Candidate && a.Unavailable == "" {
 		switch {
@@ -107,6 +131,8 @@ func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding
 			a.Unavailable = "No session id was captured for this session."
 		case !b.Prompted:
 			a.Unavailable = "The session was never prompted, so there is no conversation to resume."
+		case b.Unconfirmed:
+			a.Unavailable = fmt.Sprintf("%s never confirmed session %s, so Reprise can't tell it exists.", label, b.SessionID)
 		}
 	}
 	a.PaneID = h.paneForResume(ctx, b.TerminalID)
@@ -199,7 +225,7 @@ func (h *Host) Sessions(ctx context.Context, all bool, query string) ([]api.Sess
 			AgentID: r.AgentID, AgentLabel: label, SessionID: r.SessionID, Cwd: r.Cwd, TerminalID: r.TerminalID,
 			FirstSeenAt: r.FirstSeenAt, FirstPromptAt: r.FirstPromptAt, LastActivityAt: r.LastActivityAt,
 			EndedAt: r.EndedAt, EndReason: r.EndReason, Live: r.EndReason == bindings.Live,
-			Resumable: can && r.FirstPromptAt != nil, LastOutcome: r.LastOutcome,
+			Resumable: can && r.FirstPromptAt != nil, LastOutcome: r.LastOutcome, LastOutcomeDetail: r.LastOutcomeDetail,
 		}
 		if b, err := h.store.GetBinding(ctx, r.TerminalID); err == nil && b.SessionID == r.SessionID {
 			s.Candidate, _ = h.candidate(ctx, b)
@@ -212,13 +238,15 @@ func (h *Host) Sessions(ctx context.Context, all bool, query string) ([]api.Sess
 	return out, nil
 }
 
-// handleHook applies one hook event to its terminal's binding.
-func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
+// hookInput is the truth-table input of one hook record; ok is false for
+// events the host ignores. The drain and restore-check's simulation of it
+// both go through here, so the forecast applies exactly what the host will.
+func hookInput(rec HookRecord) (in bindings.Input, ok bool) {
 	e := rec.Event
 	if e.Subagent {
-		return nil
+		return bindings.Input{}, false
 	}
-	in := bindings.Input{
+	in = bindings.Input{
 		Kind: e.Kind, AgentID: e.Agent, SessionID: e.SessionID, Source: e.Source, Reason: e.Reason,
 		Status: e.ExitStatus, Prompted: e.Prompted, Cwd: e.Cwd, At: rec.At,
 	}
@@ -229,17 +257,52 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 		// Any other hook still proves the agent is alive and may carry its id.
 		in.Kind = bindings.KindOther
 	}
+	return in, true
+}
+
+// transcriptOf is the transcript path a hook record reports for binding b,
+// if it reports one for b's session.
+func transcriptOf(rec HookRecord, b bindings.Binding) (string, bool) {
+	e := rec.Event
+	return e.Transcript, e.Transcript != "" && (e.SessionID == "" || e.SessionID == b.SessionID)
+}
+
+// handleHook applies one hook event to its terminal's binding.
+func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
+	in, ok := hookInput(rec)
+	if !ok {
+		return nil
+	}
 	b, _, err := h.applyBinding(ctx, rec.TerminalID, in)
 	if err != nil {
 		return err
 	}
-	if e.Transcript != "" && (e.SessionID == "" || e.SessionID == b.SessionID) {
-		if err := h.store.SetTranscript(ctx, rec.TerminalID, e.Transcript); err != nil {
+	if p, ok := transcriptOf(rec, b); ok {
+		if err := h.store.SetTranscript(ctx, rec.TerminalID, p); err != nil {
 			h.log.Warn("record transcript path", "terminal", rec.TerminalID, "err", err)
 		}
 	}
-	h.noteOutcome(ctx, b, e)
+	h.noteOutcome(ctx, b, rec.Event)
 	return nil
+}
+
+// PendingHooks reads the hook records waiting in a home's inbox, in
+// arrival order, without draining or changing anything. Records that could
+// not be decoded (the drain would set them aside) are left out.
+func PendingHooks(homeDir string) ([]HookRecord, error) {
+	recs, err := InboxOf(homeDir).Pending()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HookRecord, 0, len(recs))
+	for _, r := range recs {
+		var rec HookRecord
+		if err := json.Unmarshal(r.Data, &rec); err != nil || rec.TerminalID == "" {
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, nil
 }
 
 // DrainInbox applies every queued hook event, in order.
@@ -349,6 +412,14 @@ type resumeCall struct {
 // session id is never lost. Concurrent calls share one launch; a repeat
 // after success returns the terminal it runs in.
 func (h *Host) Resume(ctx context.Context, terminalID string) (api.ResumeResult, error) {
+	return h.ResumeWith(ctx, api.ResumeRequest{TerminalID: terminalID})
+}
+
+// ResumeWith is Resume with options: RecreateCwd first recreates the
+// session's vanished directory (0700, as the user) when the binding names
+// that as the way forward (RecreateCwd), then resumes there.
+func (h *Host) ResumeWith(ctx context.Context, req api.ResumeRequest) (api.ResumeResult, error) {
+	terminalID := req.TerminalID
 	h.resumes.mu.Lock()
 	if c, ok := h.resumes.calls[terminalID]; ok {
 		h.resumes.mu.Unlock()
@@ -360,7 +431,7 @@ func (h *Host) Resume(ctx context.Context, terminalID string) (api.ResumeResult,
 	c := &resumeCall{done: make(chan struct{})}
 	h.resumes.calls[terminalID] = c
 	h.resumes.mu.Unlock()
-	c.res, c.err = h.resume(ctx, terminalID)
+	c.res, c.err = h.resume(ctx, req)
 	close(c.done)
 	h.resumes.mu.Lock()
 	delete(h.resumes.calls, terminalID)
@@ -368,7 +439,8 @@ func (h *Host) Resume(ctx context.Context, terminalID string) (api.ResumeResult,
 	return c.res, c.err
 }
 
-func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult, error) {
+func (h *Host) resume(ctx context.Context, rreq api.ResumeRequest) (api.ResumeResult, error) {
+	terminalID := rreq.TerminalID
 	b, err := h.store.GetBinding(ctx, terminalID)
 	if errors.Is(err, store.ErrNotFound) {
 		return api.ResumeResult{}, notFound(fmt.Sprintf("no agent ran in terminal %s", terminalID))
@@ -383,7 +455,15 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 		}
 		return api.ResumeResult{}, fmt.Errorf("%s session %s was already resumed", label, b.SessionID)
 	}
-	if ok, _ := h.candidate(ctx, b); !ok {
+	ok, _, recreate := h.candidateOr(ctx, b)
+	if !ok && rreq.RecreateCwd && recreate != "" {
+		if err := os.MkdirAll(recreate, 0o700); err != nil {
+			return api.ResumeResult{}, fmt.Errorf("couldn't recreate the folder %s: %w", recreate, err)
+		}
+		h.log.Info("recreated a vanished folder to resume in it", "terminal", terminalID, "dir", recreate, "agent", b.AgentID, "session", b.SessionID)
+		ok, _ = h.candidate(ctx, b)
+	}
+	if !ok {
 		ab := h.bindingToAPI(ctx, b)
 		if ab.Unavailable != "" {
 			return api.ResumeResult{}, errors.New(ab.Unavailable)
@@ -423,6 +503,7 @@ func (h *Host) resume(ctx context.Context, terminalID string) (api.ResumeResult,
 		if _, _, uerr := h.applyBinding(context.WithoutCancel(ctx), terminalID, bindings.Input{Kind: bindings.KindUnclaim, At: time.Now()}); uerr != nil {
 			h.log.Error("un-claim after failed resume", "terminal", terminalID, "err", uerr)
 		}
+		h.setSessionOutcome(context.WithoutCancel(ctx), b.AgentID, b.SessionID, OutcomeFailed, err.Error())
 		return api.ResumeResult{}, err
 	}
 	h.mu.Lock()

@@ -57,6 +57,51 @@ type ForecastEnv struct {
 	// DeathAt is when lost terminals died, when the host saw it happen (a
 	// daemon loss); zero means "when each last printed" (after a reboot).
 	DeathAt time.Time
+	// Pending are hook records still waiting in the inbox, in arrival
+	// order. A starting host applies them before anything else, so a
+	// forecast made while no host runs (restore-check) applies them too —
+	// in memory, changing nothing.
+	Pending []HookRecord
+}
+
+// forecastBindings answers "what will this terminal's binding be once the
+// host has drained the inbox": the stored row with the pending records
+// applied through the same truth table, and the transcript path they leave.
+type forecastBindings struct {
+	st      *store.Store
+	pending map[string][]HookRecord
+}
+
+func (fb forecastBindings) get(ctx context.Context, tid string) (bindings.Binding, string, error) {
+	var cur *bindings.Binding
+	b, err := fb.st.GetBinding(ctx, tid)
+	switch {
+	case err == nil:
+		cur = &b
+	case !errors.Is(err, store.ErrNotFound):
+		return bindings.Binding{}, "", err
+	}
+	stored, _ := fb.st.Transcript(ctx, tid)
+	for _, rec := range fb.pending[tid] {
+		in, ok := hookInput(rec)
+		if !ok {
+			continue
+		}
+		if next, _, changed := bindings.Decide(cur, in); changed {
+			next.TerminalID = tid
+			cur = &next
+		}
+		if cur == nil {
+			continue
+		}
+		if p, ok := transcriptOf(rec, *cur); ok {
+			stored = p
+		}
+	}
+	if cur == nil {
+		return bindings.Binding{}, "", store.ErrNotFound
+	}
+	return *cur, stored, nil
 }
 
 func envValue(env []string, key string) string {
@@ -118,7 +163,10 @@ func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved,
 		if dir == "" {
 			dir = filepath.Join(home, ".codex")
 		}
-		matches, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+sessionID+".jsonl"))
+		// Both the directory and the id are matched literally: either may
+		// hold glob characters ("[x]*"), and a pattern would then miss the
+		// very file it names.
+		matches, _ := filepath.Glob(filepath.Join(globQuote(dir), "sessions", "*", "*", "*", "rollout-*-"+globQuote(sessionID)+".jsonl"))
 		for _, m := range matches {
 			if _, err := safefile.Stat(m); err == nil {
 				return true, true, m
@@ -171,6 +219,24 @@ func geminiHasReply(path string) (bool, error) {
 	}
 }
 
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// recreateRestores lists agents that keep a conversation by its directory
+// and find it again when the (empty) directory is recreated: Claude Code
+// keeps it under ~/.claude/projects/<cwd with non-alphanumerics as ->/, so
+// recreating the folder brings the conversation back, without the files.
+// For other agents the rule is not confirmed, so nothing is offered.
+func recreateRestores(agentID string) bool { return agentID == "claude" }
+
+// globQuote escapes what filepath.Match treats as pattern syntax, so s
+// matches only itself.
+func globQuote(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
+}
+
 // Forecast says, pane by pane, what would come back if Reprise restarted
 // now, and why — without running anything.
 func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForecast, error) {
@@ -184,6 +250,10 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 	}
 	out := []PaneForecast{}
 	lk := &forecastLookups{st: st, cfgs: map[string]agentConfigLookup{}}
+	fb := forecastBindings{st: st, pending: map[string][]HookRecord{}}
+	for _, rec := range fe.Pending {
+		fb.pending[rec.TerminalID] = append(fb.pending[rec.TerminalID], rec)
+	}
 	for _, p := range layout.Panes(l) {
 		f := PaneForecast{TabID: p.TabID, PaneID: p.PaneID, TerminalID: p.TerminalID}
 		t, err := st.GetTerminal(ctx, p.TerminalID)
@@ -193,9 +263,9 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 			continue
 		}
 		f.Cwd = t.Cwd
-		b, berr := st.GetBinding(ctx, t.ID)
+		b, transcript, berr := fb.get(ctx, t.ID)
 		if berr != nil && t.RestoredFrom != "" {
-			b, berr = st.GetBinding(ctx, t.RestoredFrom) // a cold-respawned pane keeps its old agent's candidate
+			b, transcript, berr = fb.get(ctx, t.RestoredFrom) // a cold-respawned pane keeps its old agent's candidate
 		}
 		hasAgent := berr == nil && b.AgentID != ""
 		if hasAgent {
@@ -231,7 +301,7 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 			out = append(out, f)
 			continue
 		}
-		forecastAgent(ctx, st, lk, fe, b, &f)
+		forecastAgent(ctx, lk, fe, b, transcript, &f)
 		out = append(out, f)
 	}
 	return out, nil
@@ -269,7 +339,7 @@ func (lk *forecastLookups) continueAfterRestart(ctx context.Context) bool {
 	return lk.cont == "true"
 }
 
-func forecastAgent(ctx context.Context, st *store.Store, lk *forecastLookups, fe ForecastEnv, b bindings.Binding, f *PaneForecast) {
+func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b bindings.Binding, stored string, f *PaneForecast) {
 	cwd := b.Cwd
 	if cwd == "" {
 		cwd = f.Cwd
@@ -285,6 +355,9 @@ func forecastAgent(ctx context.Context, st *store.Store, lk *forecastLookups, fe
 	case !b.Prompted:
 		f.Action, f.Reason = ActionFresh, "never prompted: "+f.AgentLabel+" has no conversation to resume"
 		return
+	case b.Unconfirmed:
+		f.Action, f.Reason = ActionFresh, f.AgentLabel+" never confirmed session "+b.SessionID+": nothing known to resume"
+		return
 	}
 	c, err := lk.agentConfig(ctx, b.AgentID)
 	if err != nil {
@@ -299,13 +372,15 @@ func forecastAgent(ctx context.Context, st *store.Store, lk *forecastLookups, fe
 		f.Action, f.Reason = ActionCannot, c.Command+" not found"
 		return
 	}
-	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+	bin, _ := lookPathIn(fe.Env, c.Command)
+	saved, known, tp := transcriptCheck(fe.Env, b.AgentID, b.SessionID, cwd, stored)
+	if !dirExists(cwd) {
 		f.Action, f.Reason = ActionCannot, "cwd gone: "+cwd
+		if recreateRestores(b.AgentID) && known && saved {
+			f.Reason += " (the pane offers to recreate the folder and resume: the conversation comes back, the files don't)"
+		}
 		return
 	}
-	bin, _ := lookPathIn(fe.Env, c.Command)
-	stored, _ := st.Transcript(ctx, b.TerminalID)
-	saved, known, tp := transcriptCheck(fe.Env, b.AgentID, b.SessionID, cwd, stored)
 	f.Transcript = tp
 	if known && !saved {
 		f.Action, f.Reason = ActionCannot, "transcript missing: "+tp
@@ -466,14 +541,14 @@ func (h *Host) markResuming(ctx context.Context, terminalID, agentID, sessionID 
 	if _, err := h.store.SetOutcome(ctx, terminalID, o); err != nil {
 		h.log.Warn("record resume outcome", "terminal", terminalID, "err", err)
 	}
-	h.setSessionOutcome(ctx, agentID, sessionID, o.Outcome)
+	h.setSessionOutcome(ctx, agentID, sessionID, o.Outcome, o.Detail)
 	if b, err := h.store.GetBinding(ctx, terminalID); err == nil {
 		h.publishBinding(ctx, b) // the pane says "resuming…" at once
 	}
 }
 
-func (h *Host) setSessionOutcome(ctx context.Context, agentID, sessionID, outcome string) {
-	if err := h.store.SetSessionOutcome(ctx, agentID, sessionID, outcome); err != nil {
+func (h *Host) setSessionOutcome(ctx context.Context, agentID, sessionID, outcome, detail string) {
+	if err := h.store.SetSessionOutcome(ctx, agentID, sessionID, outcome, detail); err != nil {
 		h.log.Debug("session outcome", "err", err)
 	}
 }
@@ -510,7 +585,7 @@ func (h *Host) finishOutcome(ctx context.Context, b bindings.Binding, o store.Ou
 		return
 	}
 	h.log.Info("resume outcome", "terminal", b.TerminalID, "agent", b.AgentID, "session", o.ResumeOf, "outcome", next.Outcome, "detail", next.Detail)
-	h.setSessionOutcome(ctx, b.AgentID, o.ResumeOf, next.Outcome)
+	h.setSessionOutcome(ctx, b.AgentID, o.ResumeOf, next.Outcome, next.Detail)
 	if nb, err := h.store.GetBinding(ctx, b.TerminalID); err == nil {
 		h.publishBinding(ctx, nb)
 	}

@@ -30,8 +30,9 @@ type ServerOptions struct {
 	// Version is reported to clients as the server's version.
 	Version string
 	// DefaultCwd is where agents_create starts an agent when the call names
-	// no cwd: the directory `reprise mcp` was started in, which MCP clients
-	// set to the project they work on. Empty leaves the choice to the host.
+	// no cwd and resumes no known session (which resumes in its own cwd):
+	// the directory `reprise mcp` was started in, which MCP clients set to
+	// the project they work on. Empty leaves the choice to the host.
 	DefaultCwd string
 	// Logger gets the SDK's and the tools' diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -44,8 +45,8 @@ type (
 	agentsCreateInput struct {
 		Agent           string `json:"agent" jsonschema:"the agent's id from agents_list, e.g. claude or codex"`
 		Prompt          string `json:"prompt,omitempty" jsonschema:"the first prompt to send to the agent (optional)"`
-		ResumeSessionID string `json:"resumeSessionId,omitempty" jsonschema:"the agent's own session id to continue (a sessionId from sessions_list, not a terminal id); pass that session's cwd too"`
-		Cwd             string `json:"cwd,omitempty" jsonschema:"working directory for the agent (default: the directory reprise mcp runs in)"`
+		ResumeSessionID string `json:"resumeSessionId,omitempty" jsonschema:"the agent's own session id to continue (a sessionId from sessions_list, not a terminal id); it resumes in that session's own cwd"`
+		Cwd             string `json:"cwd,omitempty" jsonschema:"working directory for the agent (default: a resumed session's own cwd, else the directory reprise mcp runs in)"`
 	}
 	noInput           struct{}
 	sessionsListInput struct {
@@ -97,10 +98,7 @@ func NewServer(b Backend, opts ServerOptions) *mcpsdk.Server {
 			"Returns the terminalId and paneId it runs in, the argv launched and, when known, the agent's sessionId.",
 		Annotations: writeHints(false),
 	}, func(ctx context.Context, in agentsCreateInput) (any, error) {
-		if in.Cwd == "" {
-			in.Cwd = opts.DefaultCwd
-		}
-		return b.CreateAgent(ctx, api.CreateAgentRequest{Agent: in.Agent, Prompt: in.Prompt, ResumeSessionID: in.ResumeSessionID, Cwd: in.Cwd})
+		return b.CreateAgent(ctx, api.CreateAgentRequest{Agent: in.Agent, Prompt: in.Prompt, ResumeSessionID: in.ResumeSessionID, Cwd: in.Cwd, DefaultCwd: opts.DefaultCwd})
 	}, required("agent"))
 
 	addTool(s, logger, &mcpsdk.Tool{
@@ -129,7 +127,7 @@ func NewServer(b Backend, opts ServerOptions) *mcpsdk.Server {
 		Name:  "sessions_list",
 		Title: "List agent sessions",
 		Description: "List coding-agent sessions newest first: by default the live ones and the interrupted ones that can be resumed; " +
-			"set all to include every session ever seen (a resumable one continues with agents_create and its sessionId and cwd), and query to filter.",
+			"set all to include every session ever seen (a resumable one continues with agents_create and its sessionId, in its own cwd), and query to filter.",
 		Annotations: readOnlyHints(),
 	}, func(ctx context.Context, in sessionsListInput) (any, error) {
 		ss, err := b.Sessions(ctx, in.All, in.Query)

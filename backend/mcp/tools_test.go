@@ -59,7 +59,7 @@ func (f *fakeBackend) Agents(ctx context.Context) ([]api.Agent, error) {
 }
 func (f *fakeBackend) CreateAgent(ctx context.Context, r api.CreateAgentRequest) (api.CreateAgentResult, error) {
 	return api.CreateAgentResult{TerminalID: "t_1", PaneID: "p_1", Argv: []string{r.Agent}, SessionID: "s-1"},
-		f.record("CreateAgent agent=%s prompt=%q resume=%s cwd=%s pane=%s", r.Agent, r.Prompt, r.ResumeSessionID, r.Cwd, r.PaneID)
+		f.record("CreateAgent agent=%s prompt=%q resume=%s cwd=%s default=%s pane=%s", r.Agent, r.Prompt, r.ResumeSessionID, r.Cwd, r.DefaultCwd, r.PaneID)
 }
 func (f *fakeBackend) Terminals(ctx context.Context) ([]api.Terminal, error) {
 	return nil, f.record("Terminals") // nil must still list as []
@@ -265,8 +265,8 @@ func TestToolsCallTheBackend(t *testing.T) {
 		wantCall string
 		wantKey  string // a top-level key of the structured result
 	}{
-		{"agents_create", map[string]any{"agent": "claude", "prompt": "hi 'there'"}, `CreateAgent agent=claude prompt="hi 'there'" resume= cwd=/default/dir pane=`, "terminalId"},
-		{"agents_create", map[string]any{"agent": "codex", "resumeSessionId": "s-9", "cwd": "/w"}, `CreateAgent agent=codex prompt="" resume=s-9 cwd=/w pane=`, "sessionId"},
+		{"agents_create", map[string]any{"agent": "claude", "prompt": "hi 'there'"}, `CreateAgent agent=claude prompt="hi 'there'" resume= cwd= default=/default/dir pane=`, "terminalId"},
+		{"agents_create", map[string]any{"agent": "codex", "resumeSessionId": "s-9", "cwd": "/w"}, `CreateAgent agent=codex prompt="" resume=s-9 cwd=/w default=/default/dir pane=`, "sessionId"},
 		{"agents_list", nil, "Agents", "agents"},
 		{"terminals_list", map[string]any{}, "Terminals", "terminals"},
 		{"sessions_list", nil, `Sessions all=false q=""`, "sessions"},

@@ -25,18 +25,21 @@ type bindingRow struct {
 	Prompted    bool       `gorm:"column:prompted"`
 	EndedAt     *time.Time `gorm:"column:ended_at"`
 	EndReason   string     `gorm:"column:end_reason"`
+	ExitStatus  *int       `gorm:"column:exit_status"`
+	Unconfirmed bool       `gorm:"column:session_unconfirmed"`
 	Version     int64      `gorm:"column:version"`
 }
 
 func (bindingRow) TableName() string { return "bindings" }
 
 func toRow(b bindings.Binding) bindingRow {
-	return bindingRow{b.TerminalID, b.AgentID, b.SessionID, b.Cwd, utc(b.StartedAt), utc(b.LastEventAt), b.LastEvent, b.Prompted, utcPtr(b.EndedAt), b.EndReason, b.Version}
+	return bindingRow{b.TerminalID, b.AgentID, b.SessionID, b.Cwd, utc(b.StartedAt), utc(b.LastEventAt), b.LastEvent, b.Prompted, utcPtr(b.EndedAt), b.EndReason, b.ExitStatus, b.Unconfirmed, b.Version}
 }
 
 func (r bindingRow) binding() bindings.Binding {
 	return bindings.Binding{TerminalID: r.TerminalID, AgentID: r.AgentID, SessionID: r.SessionID, Cwd: r.Cwd, StartedAt: r.StartedAt,
-		LastEventAt: r.LastEventAt, LastEvent: r.LastEvent, Prompted: r.Prompted, EndedAt: r.EndedAt, EndReason: r.EndReason, Version: r.Version}
+		LastEventAt: r.LastEventAt, LastEvent: r.LastEvent, Prompted: r.Prompted, EndedAt: r.EndedAt, EndReason: r.EndReason,
+		ExitStatus: r.ExitStatus, Unconfirmed: r.Unconfirmed, Version: r.Version}
 }
 
 // GetBinding returns a terminal's binding.
@@ -117,9 +120,11 @@ func (s *Store) ApplyBinding(ctx context.Context, terminalID string, decide func
 	return bindings.Binding{}, false, fmt.Errorf("write binding of %q: too much contention: %w", terminalID, ErrConflict)
 }
 
-// recordSession keeps the history row of the binding's agent session.
+// recordSession keeps the history row of the binding's agent session. A
+// resumed id Reprise never saw becomes history only once the agent
+// confirms it (b.Unconfirmed is false again).
 func recordSession(tx *gorm.DB, b bindings.Binding) error {
-	if b.SessionID == "" || b.AgentID == "" {
+	if b.SessionID == "" || b.AgentID == "" || b.Unconfirmed {
 		return nil
 	}
 	now := b.LastEventAt
@@ -175,6 +180,8 @@ type AgentSession struct {
 	EndedAt        *time.Time `gorm:"column:ended_at" json:"endedAt,omitempty"`
 	EndReason      string     `gorm:"column:end_reason" json:"endReason"`
 	LastOutcome    string     `gorm:"column:last_outcome" json:"lastOutcome,omitempty"`
+	// LastOutcomeDetail says why, e.g. the launch's error or the agent's words.
+	LastOutcomeDetail string `gorm:"column:last_outcome_detail" json:"lastOutcomeDetail,omitempty"`
 }
 
 func (AgentSession) TableName() string { return "agent_sessions" }
@@ -206,10 +213,11 @@ func (s *Store) GetAgentSession(ctx context.Context, agentID, sessionID string) 
 	return r, nil
 }
 
-// SetSessionOutcome records what the last resume of a session led to.
-func (s *Store) SetSessionOutcome(ctx context.Context, agentID, sessionID, outcome string) error {
+// SetSessionOutcome records what the last resume of a session led to, and
+// why (detail may be empty).
+func (s *Store) SetSessionOutcome(ctx context.Context, agentID, sessionID, outcome, detail string) error {
 	return dbErr(s.db.WithContext(ctx).Model(&AgentSession{}).Where("agent_id = ? AND session_id = ?", agentID, sessionID).
-		Update("last_outcome", outcome).Error)
+		Updates(map[string]any{"last_outcome": outcome, "last_outcome_detail": detail}).Error)
 }
 
 // Outcome is what a resume led to, kept on the relaunched terminal's binding.

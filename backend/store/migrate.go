@@ -29,6 +29,7 @@ var migrations = []migration{
 	{Version: 3, Name: "resume outcomes", Up: migrate3},
 	{Version: 4, Name: "binding transcript path", Up: migrate4},
 	{Version: 5, Name: "terminals restored_from index", Up: migrate5},
+	{Version: 6, Name: "binding exit status, unconfirmed resumes, outcome detail", Up: migrate6},
 }
 
 // schemaMigration records an applied migration.

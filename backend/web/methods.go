@@ -230,8 +230,8 @@ var methods = []method{
 		}
 		return c.srv.host.Bindings(ctx, false)
 	}),
-	def("resume", func(ctx context.Context, c call, p TerminalParams) (api.ResumeResult, error) {
-		return c.srv.host.Resume(ctx, p.TerminalID)
+	def("resume", func(ctx context.Context, c call, p api.ResumeRequest) (api.ResumeResult, error) {
+		return c.srv.host.ResumeWith(ctx, p)
 	}),
 	def("sessions.list", func(ctx context.Context, c call, p SessionsParams) ([]api.Session, error) {
 		return c.srv.host.Sessions(ctx, p.All, p.Query)

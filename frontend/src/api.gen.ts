@@ -32,7 +32,7 @@ export interface Methods {
   'agents.removeHooks': [AgentIDParams, Agent];
   'agents.run': [CreateAgentRequest, CreateAgentResult];
   'bindings.list': [BindingsParams, Binding[] | null];
-  'resume': [TerminalParams, ResumeResult];
+  'resume': [ResumeRequest, ResumeResult];
   'sessions.list': [SessionsParams, Session[] | null];
   'sessions.forget': [ForgetSessionParams, Record<string, never>];
   'restore.report': [Record<string, never>, RestoreReport];
@@ -100,6 +100,7 @@ export interface Binding {
   resumable: boolean;
   candidate: boolean;
   unavailable?: string;
+  recreateCwd?: string;
   resumeError?: string;
   resumeOf?: string;
   outcome?: string;
@@ -118,6 +119,7 @@ export interface CreateAgentRequest {
   prompt?: string;
   resumeSessionId?: string;
   cwd?: string;
+  defaultCwd?: string;
   paneId?: string;
 }
 
@@ -232,6 +234,12 @@ export interface RestoreReport {
   recovered: boolean;
 }
 
+/** api.ResumeRequest */
+export interface ResumeRequest {
+  terminalId: string;
+  recreateCwd?: boolean;
+}
+
 /** api.ResumeResult */
 export interface ResumeResult {
   terminalId: string;
@@ -259,6 +267,7 @@ export interface Session {
   resumable: boolean;
   candidate: boolean;
   lastOutcome?: string;
+  lastOutcomeDetail?: string;
 }
 
 /** web.SessionsParams */
