@@ -4,7 +4,7 @@
 import { agentLabel, dismissKey, Dismissals, failureReason } from './agents/banner';
 import { outcomeDismissKey } from './agents/outcome';
 import { RestoreDismissals } from './agents/restore';
-import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, Session, SettingKey } from './api';
+import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, ResumeOptions, Session, SettingKey } from './api';
 import type { Backend } from './backend';
 import type { Shortcut } from './keys';
 import { activeTab, findPane, findPaneByTerminal, findTab, focusedPane, neighbour, panesInOrder, stepPane, stepTab, type FocusDirection } from './layout/layout';
@@ -263,8 +263,11 @@ export class Actions {
     }, delayMs);
   }
 
-  /** The Resume button (and Retry): relaunches the agent in the binding's pane. One request at a time. */
-  async resume(b: Binding): Promise<void> {
+  /**
+   * The Resume button (and Retry): relaunches the agent in the binding's pane. One request at a
+   * time. opts.recreateCwd ("Recreate folder and resume") first recreates the vanished folder.
+   */
+  async resume(b: Binding, opts: ResumeOptions = {}): Promise<void> {
     const id = b.terminalId;
     if (this.store.get().resumes[id]?.phase === 'resuming') return;
     this.store.setResume(id, { phase: 'resuming' });
@@ -273,7 +276,7 @@ export class Actions {
     const launch = { label: agentLabel(b), at: Date.now() };
     if (paneId) this.store.setLaunch(paneId, launch);
     try {
-      const r = await this.backend.resume(id);
+      const r = await this.backend.resume(id, opts);
       if (paneId) this.store.setLaunch(r.paneId || paneId, { ...launch, terminalId: r.terminalId });
       this.store.setResume(id, null);
       // The new terminal's pending outcome ("resuming…") is not pushed by the host.

@@ -80,6 +80,12 @@ export type Tracking = 'hooks' | 'plugin' | 'none';
 /** "" while the agent runs. */
 export type EndReason = '' | 'detached' | 'terminal-exited' | 'disposed' | 'resumed';
 
+/** Options of a resume. */
+export interface ResumeOptions {
+  /** First recreate the session's vanished folder (the binding's recreateCwd), then resume there. */
+  recreateCwd?: boolean;
+}
+
 /**
  * The outcome of a resume launched in a terminal: resuming (not confirmed yet), resumed (the
  * agent confirmed it resumed that very session), fresh (it started another one), failed (it

@@ -14,6 +14,7 @@ import type {
   Method,
   Methods,
   RestoreReport,
+  ResumeOptions,
   ResumeResult,
   CreateAgentRequest,
   CreateAgentResult,
@@ -208,8 +209,8 @@ export class Backend {
   };
 
   /** Relaunches an interrupted agent; the new terminal takes the dead one's pane (a layout event follows). */
-  resume(terminalId: string): Promise<ResumeResult> {
-    return this.call('resume', { terminalId });
+  resume(terminalId: string, opts: ResumeOptions = {}): Promise<ResumeResult> {
+    return this.call('resume', opts.recreateCwd ? { terminalId, recreateCwd: true } : { terminalId });
   }
 
   readonly sessions = {

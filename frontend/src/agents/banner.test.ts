@@ -52,6 +52,24 @@ describe('bannerView', () => {
     expect(bannerView(b, undefined, true)).toEqual({ kind: 'none' });
   });
 
+  it('offers no Resume when the folder is gone; offers to recreate it where that brings the conversation back', () => {
+    // The host refuses the candidate: the relaunch would fail with "No such directory".
+    const why = 'The folder /work/gone is gone. Claude Code keeps this conversation by folder: recreating the empty folder and resuming there brings the conversation back, but not the files that were in it.';
+    const b = binding({ candidate: false, unavailable: why, recreateCwd: '/work/gone' });
+    expect(bannerView(b, undefined, false)).toEqual({ kind: 'unavailable', label: 'Claude Code', reason: why, recreate: '/work/gone' });
+    // Recreate folder and resume: in flight, then a failure with Retry (that recreates again).
+    expect(bannerView(b, resuming, false).kind).toBe('resuming');
+    expect(bannerView(b, failed('permission denied'), false)).toEqual({ kind: 'failed', label: 'Claude Code', reason: 'permission denied', recreate: '/work/gone' });
+    expect(bannerView(b, undefined, true)).toEqual({ kind: 'none' });
+
+    // An agent where recreating the folder is not known to help: it says so, and offers nothing.
+    const codex = binding({ agentId: 'codex', agentLabel: 'Codex', candidate: false, unavailable: "The folder /w is gone, so Codex can't be resumed there." });
+    const view = bannerView(codex, undefined, false);
+    expect(view).toEqual({ kind: 'unavailable', label: 'Codex', reason: "The folder /w is gone, so Codex can't be resumed there." });
+    // A failed click that raced the host's refusal does not turn into a Retry that cannot work.
+    expect(bannerView(codex, failed('No such directory: /w'), false).kind).toBe('unavailable');
+  });
+
   it('says nothing for an agent that was never prompted: there was no conversation to lose', () => {
     const b = binding({ candidate: false, resumable: false, prompted: false, unavailable: 'The session was never prompted.' });
     expect(bannerView(b, undefined, false)).toEqual({ kind: 'none' });

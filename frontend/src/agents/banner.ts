@@ -7,6 +7,9 @@
 //   any ──dismiss──▶ none (remembered per terminal + session)
 //   any ──binding no longer a candidate (resumed elsewhere, new session)──▶ none
 //   candidate with the host's resumeError (an automatic resume failed) ──▶ failed (Retry)
+//   not a candidate: unavailable, saying why (never a Resume the host knows cannot work); with
+//   the binding's recreateCwd (the folder is gone, the agent keeps conversations by folder):
+//   unavailable ──Recreate folder and resume──▶ resuming ──error──▶ failed (Retry recreates too)
 
 import type { Binding, Terminal } from '../api';
 
@@ -17,8 +20,8 @@ export type BannerView =
   | { kind: 'none' }
   | { kind: 'candidate'; label: string }
   | { kind: 'resuming'; label: string }
-  | { kind: 'failed'; label: string; reason: string }
-  | { kind: 'unavailable'; label: string; reason: string };
+  | { kind: 'failed'; label: string; reason: string; recreate?: string }
+  | { kind: 'unavailable'; label: string; reason: string; recreate?: string };
 
 export const NO_BANNER: BannerView = { kind: 'none' };
 
@@ -42,7 +45,13 @@ export function bannerView(b: Binding | undefined, resume: ResumeState | undefin
   }
   // A conversation that was lost and can't come back says why; an agent that was never
   // prompted had no conversation to lose, so its pane says nothing.
-  if (b.endReason === 'terminal-exited' && b.unavailable && b.prompted) return { kind: 'unavailable', label, reason: b.unavailable };
+  if (b.endReason === 'terminal-exited' && b.unavailable && b.prompted) {
+    const recreate = b.recreateCwd?.trim();
+    if (!recreate) return { kind: 'unavailable', label, reason: b.unavailable };
+    // The way forward the host offers; a failed attempt at it can be retried.
+    if (resume?.phase === 'failed') return { kind: 'failed', label, reason: resume.reason, recreate };
+    return { kind: 'unavailable', label, reason: b.unavailable, recreate };
+  }
   return NO_BANNER;
 }
 

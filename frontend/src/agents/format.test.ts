@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../api';
 import { blankAgent, editedFields, fromDraft, serverErrorField, toDraft } from './form';
-import { formatEnv, initials, parseEnv, relativeTime, runnableFirst, sessionEnd } from './format';
+import { formatEnv, initials, outcomeTitle, parseEnv, relativeTime, runnableFirst, sessionEnd } from './format';
 
 describe('format', () => {
   it('says how long ago', () => {
@@ -94,5 +94,15 @@ describe('serverErrorField', () => {
     expect(serverErrorField('agent id "Bad" must be 1-32 of a-z, 0-9 and -, not starting with -')).toBe('id');
     expect(serverErrorField('agent x: session id kind "z" is neither "uuid" nor "any"')).toBeNull();
     expect(serverErrorField('connection lost')).toBeNull();
+  });
+});
+
+describe('outcomeTitle', () => {
+  it("says what a session's last outcome means, and why when the host said", () => {
+    expect(outcomeTitle({ lastOutcome: 'failed', lastOutcomeDetail: "couldn't resume Claude Code: No such directory: /w" })).toBe(
+      "The resume failed: couldn't resume Claude Code: No such directory: /w",
+    );
+    expect(outcomeTitle({ lastOutcome: 'resumed' })).toBe('The agent confirmed it resumed this session');
+    expect(outcomeTitle({ lastOutcome: 'odd' })).toBe('odd');
   });
 });

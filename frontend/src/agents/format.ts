@@ -89,3 +89,20 @@ export function hue(id: string): number {
 export function runnableFirst(agents: readonly Agent[]): Agent[] {
   return [...agents.filter((a) => a.found), ...agents.filter((a) => !a.found)];
 }
+
+/** What the last resume of a session came to, in words. */
+const OUTCOME_TITLES: Record<string, string> = {
+  resuming: 'A resume was launched; the agent has not confirmed it yet',
+  resumed: 'The agent confirmed it resumed this session',
+  fresh: 'The agent started a new session instead',
+  failed: 'The resume failed',
+  unconfirmed: 'The agent reports nothing to Reprise, so the resume could not be confirmed',
+};
+
+/** The tooltip of a session's last outcome: what it means, and why when the host said. */
+export function outcomeTitle(s: Pick<Session, 'lastOutcome' | 'lastOutcomeDetail'>): string {
+  const outcome = s.lastOutcome ?? '';
+  const what = OUTCOME_TITLES[outcome] ?? outcome;
+  const why = (s.lastOutcomeDetail ?? '').trim();
+  return why ? `${what}: ${why}` : what;
+}

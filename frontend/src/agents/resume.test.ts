@@ -68,6 +68,24 @@ describe('resume', () => {
     expect(view().kind).toBe('none');
   });
 
+  it('Recreate folder and resume asks the host to recreate the folder; Retry asks again', async () => {
+    const { store, actions, take, view } = setup();
+    const gone = binding({ candidate: false, unavailable: 'The folder /work is gone.', recreateCwd: '/work' });
+    store.setBindings([gone]);
+    expect(view()).toMatchObject({ kind: 'unavailable', recreate: '/work' });
+    const first = actions.resume(gone, { recreateCwd: true });
+    expect(view().kind).toBe('resuming');
+    const req = take('resume');
+    expect(req.params).toEqual({ terminalId: 't1', recreateCwd: true });
+    req.reject(new Error("couldn't recreate the folder /work: permission denied"));
+    await first;
+    expect(view()).toMatchObject({ kind: 'failed', recreate: '/work' });
+    const second = actions.resume(gone, { recreateCwd: true });
+    take('resume').resolve({ terminalId: 't2', paneId: 'p1', agentId: 'claude', sessionId: 's-1', argv: [], fromTerminalId: 't1' });
+    await second;
+    expect(store.get().resumes).toEqual({});
+  });
+
   it('dismiss hides the banner for this session and remembers it; a new candidate session shows again', async () => {
     const { store, actions, view, storage } = setup();
     store.setBindings([binding()]);

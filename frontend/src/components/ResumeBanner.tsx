@@ -37,6 +37,7 @@ export function ResumeBanner({ terminalId }: { terminalId: string }) {
       break;
   }
   const resuming = view.kind === 'resuming';
+  const recreate = view.kind === 'unavailable' || view.kind === 'failed' ? view.recreate : undefined;
   const where = [binding.sessionId && `session ${binding.sessionId}`, binding.cwd].filter(Boolean).join(' · ');
 
   return (
@@ -73,8 +74,22 @@ export function ResumeBanner({ terminalId }: { terminalId: string }) {
             Resume
           </button>
         )}
+        {view.kind === 'unavailable' && recreate && (
+          <button
+            className="button primary small"
+            data-testid="recreate-resume-button"
+            title={`Create the empty folder ${recreate} again and resume ${view.label} there (the conversation comes back, the files don't)`}
+            onClick={() => void actions.resume(binding, { recreateCwd: true })}
+          >
+            Recreate folder and resume
+          </button>
+        )}
         {view.kind === 'failed' && (
-          <button className="button primary small" data-testid="retry-button" onClick={() => void actions.resume(binding)}>
+          <button
+            className="button primary small"
+            data-testid="retry-button"
+            onClick={() => void actions.resume(binding, recreate ? { recreateCwd: true } : {})}
+          >
             Retry
           </button>
         )}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorText } from '../actions';
-import { relativeTime, sessionEnd, shortTime } from '../agents/format';
+import { outcomeTitle, relativeTime, sessionEnd, shortTime } from '../agents/format';
 import type { Session } from '../api';
 import { useServices } from '../context';
 import { basename } from '../terminal/describe';
@@ -14,14 +14,6 @@ const CLOCK_MS = 30_000;
 
 const sessionKey = (s: Session) => `${s.agentId}/${s.sessionId}`;
 
-/** What the last resume of a session came to, in a tooltip. */
-const OUTCOME_TITLES: Record<string, string> = {
-  resuming: 'A resume was launched; the agent has not confirmed it yet',
-  resumed: 'The agent confirmed it resumed this session',
-  fresh: 'The agent started a new session instead',
-  failed: 'The resume failed: the agent (or its terminal) ended before confirming it',
-  unconfirmed: 'The agent reports nothing to Reprise, so the resume could not be confirmed',
-};
 
 /** Every agent session ever seen, newest first, searchable; resumable ones can be resumed here or in a new tab. */
 export function SessionsView() {
@@ -96,6 +88,8 @@ export function SessionsView() {
       await actions.resumeSession(s, where);
     } catch (err) {
       setRowError({ key, message: errorText(err) });
+      // The host recorded the failure as the session's last outcome: show it.
+      setReload((n) => n + 1);
     } finally {
       setBusyKey(null);
     }
@@ -180,7 +174,7 @@ export function SessionsView() {
                   </td>
                   <td className="session-outcome">
                     {s.lastOutcome ? (
-                      <span className={'pill outcome-' + s.lastOutcome} data-testid="session-outcome" title={OUTCOME_TITLES[s.lastOutcome] ?? s.lastOutcome}>
+                      <span className={'pill outcome-' + s.lastOutcome} data-testid="session-outcome" title={outcomeTitle(s)}>
                         {s.lastOutcome}
                       </span>
                     ) : (
