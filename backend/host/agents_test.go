@@ -348,16 +348,33 @@ func TestFailedLaunchUnclaimsAndUnsupportedKeepsCandidate(t *testing.T) {
 	killTerminal(t, h, res.TerminalID)
 	waitBinding(t, h, res.TerminalID, "candidate", func(b api.Binding) bool { return b.Candidate })
 
-	// The session's directory vanished: the launch fails, the claim is undone.
+	// The session's directory vanished: no Resume is offered (it would fail
+	// with "No such directory"), and the session is kept for when it's back.
 	os.Rename(e.work, e.work+".moved")
 	_, err := h.Resume(ctx, res.TerminalID)
-	if err == nil || !strings.Contains(err.Error(), "No such directory") {
+	if err == nil || !strings.Contains(err.Error(), "is gone") {
 		t.Fatalf("resume with a vanished cwd: %v", err)
+	}
+	if b := binding(t, h, res.TerminalID); b.Candidate || b.EndReason != bindings.TerminalExited {
+		t.Fatalf("vanished cwd: %+v", b)
+	}
+	os.Rename(e.work+".moved", e.work)
+
+	// The launch itself fails (the agent's binary is gone): the claim is undone.
+	c, _ := h.Agent(ctx, "claude")
+	c.Command = "claude-gone"
+	if _, err := h.SaveAgent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Resume(ctx, res.TerminalID); err == nil || !strings.Contains(err.Error(), "not found on PATH") {
+		t.Fatalf("resume with the binary gone: %v", err)
 	}
 	if b := binding(t, h, res.TerminalID); !b.Candidate {
 		t.Fatalf("failed launch did not un-claim: %+v", b)
 	}
-	os.Rename(e.work+".moved", e.work)
+	if _, err := h.ResetAgent(ctx, "claude"); err != nil {
+		t.Fatal(err)
+	}
 
 	// No resume args: the candidate stays, the reason is explained.
 	if _, err := h.SetResumeArgs(ctx, "claude", nil); err != nil {
