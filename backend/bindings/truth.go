@@ -76,8 +76,8 @@ type Input struct {
 	// Unconfirmed (KindLaunch): the resumed session id is one Reprise never
 	// saw, so it is not yet known to exist.
 	Unconfirmed bool
-	Cwd       string
-	At        time.Time
+	Cwd         string
+	At          time.Time
 }
 
 // Outcome says what Decide did, for logs and tests.

@@ -488,3 +488,52 @@ func TestRestoreCheckAppliesPendingInbox(t *testing.T) {
 		t.Fatalf("after /clear: %+v", b)
 	}
 }
+
+// Path 4 as the issue ran it: `reprise agents create --resume-session` of
+// an id the agent does not know, then `reprise sessions list --all`.
+func TestCLIResumeOfUnknownSessionLeavesNoPhantom(t *testing.T) {
+	e := newAgentEnv(t)
+	const unknown = "0badc0de-2222-4333-8444-555566667777"
+	run := func(args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(reprise, append(args, "--home", e.home.Dir)...)
+		cmd.Dir, cmd.Env = e.work, e.cliEnv()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("reprise %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+		}
+		return out
+	}
+	var r api.RunAgentResult
+	if err := json.Unmarshal(run("agents", "create", "--agent", "claude", "--resume-session", unknown, "--json"), &r); err != nil {
+		t.Fatal(err)
+	}
+	// The agent fails ("No conversation found"); its exit is in the inbox
+	// or already applied.
+	waitFor(t, "the failed agent's exit recorded", func() bool {
+		for _, rec := range pendingFor(t, e, r.TerminalID) {
+			if rec.Event.Kind == bindings.KindProcessExit {
+				return true
+			}
+		}
+		// Or the in-process host applied it before it closed.
+		st, err := store.Open(context.Background(), e.home.DB(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			return false
+		}
+		defer st.Close()
+		b, err := st.GetBinding(context.Background(), r.TerminalID)
+		return err == nil && b.Ended()
+	})
+	var ss []api.Session
+	if err := json.Unmarshal(run("sessions", "list", "--all", "--json"), &ss); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		if s.SessionID == unknown {
+			t.Fatalf("sessions list --all has the unknown id: %+v", s)
+		}
+	}
+}
