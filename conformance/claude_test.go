@@ -17,6 +17,7 @@ func TestClaude(t *testing.T) {
 	t.Run("kill-daemon", func(t *testing.T) { scenarioKillDaemon(t, "claude") })
 	t.Run("exit", func(t *testing.T) { scenarioExit(t, "claude") })
 	t.Run("agent-hangup", func(t *testing.T) { scenarioAgentHangup(t, "claude") })
+	t.Run("cwd-gone", func(t *testing.T) { scenarioCwdGone(t, "claude") })
 	t.Run("never-prompted", func(t *testing.T) { scenarioNeverPrompted(t, "claude") })
 	t.Run("clear", claudeClear)
 	t.Run("closed-port", func(t *testing.T) {

@@ -16,6 +16,7 @@ func TestCodex(t *testing.T) {
 	t.Run("kill-daemon", func(t *testing.T) { scenarioKillDaemon(t, "codex") })
 	t.Run("quit", func(t *testing.T) { scenarioExit(t, "codex") })
 	t.Run("agent-hangup", func(t *testing.T) { scenarioAgentHangup(t, "codex") })
+	t.Run("cwd-gone", func(t *testing.T) { scenarioCwdGone(t, "codex") })
 	t.Run("never-prompted", func(t *testing.T) { scenarioNeverPrompted(t, "codex") })
 	t.Run("closed-port", func(t *testing.T) {
 		scenarioClosedPort(t, "codex", func(r *rig, s session) {

@@ -546,34 +546,49 @@ func (r *rig) typeLine(tid, text string) {
 		}
 		time.Sleep(8 * time.Millisecond)
 	}
+	// Enter only once the TUI has drawn what was typed (a loaded machine
+	// can hold the keys back and hand them over in one burst, which a TUI
+	// takes for a paste), then a pause.
+	s := r.screen(tid)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !s.Shows(text); {
+		time.Sleep(50 * time.Millisecond)
+	}
 	time.Sleep(300 * time.Millisecond)
 	if err := r.v.Input(ctx, tid, []byte("\r")); err != nil {
 		r.t.Fatalf("input: %v", err)
 	}
 }
 
+// submitLine types a line and presses Enter, then waits until done()
+// says the CLI took it (its prompt hook ran, it exited). A TUI may take
+// that Enter for something else on a loaded machine: Gemini's command
+// menu kept "/quit" in its input box above the "quit  Exit the cli"
+// suggestion, and its paste detection once took the Enter of a fast-typed
+// prompt as a newline inside the box. As a person would, press Enter again
+// while nothing happened (up to three times, 8 s apart). The caller still
+// waits for what it needs, and fails if that never comes.
+func (r *rig) submitLine(tid, text string, done func() bool) {
+	r.t.Helper()
+	r.typeLine(tid, text)
+	for try := 0; try < 3; try++ {
+		deadline := time.Now().Add(8 * time.Second)
+		for time.Now().Before(deadline) {
+			if done() {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		r.res.note("Enter pressed again: %q was not taken after 8 s", text)
+		r.keys(tid, "\r")
+	}
+}
+
 // exitAgent types the agent's exit command and waits for the wrapper's
-// process-exit hook. A TUI whose command menu is still open when Enter
-// arrives (Gemini on a loaded machine: "/quit" stayed in its input box
-// above the "quit  Exit the cli" suggestion) takes that Enter for the menu,
-// so, as a person would, press Enter again while no exit has been seen.
+// process-exit hook.
 func (r *rig) exitAgent(tid, cmd string) {
 	r.t.Helper()
-	r.typeLine(tid, cmd)
-	deadline := time.Now().Add(endTimeout)
-	nextEnter := time.Now().Add(8 * time.Second)
-	for time.Now().Before(deadline) {
-		if r.count(tid, "process-exit") > 0 {
-			return
-		}
-		if time.Now().After(nextEnter) {
-			r.res.note("Enter pressed again: the first one did not end the agent")
-			r.keys(tid, "\r")
-			nextEnter = time.Now().Add(8 * time.Second)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	r.waitHook(tid, "process-exit", time.Millisecond)
+	r.submitLine(tid, cmd, func() bool { return r.count(tid, "process-exit") > 0 })
+	r.waitHook(tid, "process-exit", endTimeout)
 }
 
 func (r *rig) keys(tid string, p string) {

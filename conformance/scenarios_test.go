@@ -160,7 +160,8 @@ func prompt(r *rig, s *session, prefix string) {
 	s.codeword = codeword(prefix)
 	before := r.binding(s.tid).SessionID
 	s.disk = watchDisk(r, s.p.transcript, s.codeword)
-	r.typeLine(s.tid, "Please remember the codeword "+s.codeword+".")
+	seen := r.count(s.tid, s.p.promptHook)
+	r.submitLine(s.tid, "Please remember the codeword "+s.codeword+".", func() bool { return r.count(s.tid, s.p.promptHook) > seen })
 	if r.replies() {
 		r.waitShows(s.tid, turnTimeout, ReplyMarker+": I will remember "+s.codeword)
 		if !r.model.SawPrompt(s.codeword) {
@@ -705,4 +706,66 @@ func descendants(pid int) []int {
 	}
 	walk(pid)
 	return out
+}
+
+// cwdGone: prompt with a codeword → kill -9 agent and shell → the project
+// folder is deleted. Reprise must not offer a Resume that fails ("No such
+// directory"); where the agent keeps its conversation by folder path and
+// finds it again in a recreated empty folder, it offers "Recreate folder
+// and resume", and that brings the codeword back in the same pane. Whether
+// the CLI really does find it again is checked here, with the real CLI,
+// for every agent: one Reprise does not offer it for is tried by hand
+// (folder recreated, then Resume), and a conversation that comes back
+// there is reported as a missed offer.
+func scenarioCwdGone(t *testing.T, id string) {
+	p := profiles[id]
+	r := newRig(t, id, "folder deleted → no Resume that fails; recreate folder → conversation back", rigOptions{})
+	s := launch(r, p)
+	prompt(r, &s, "FIG")
+	onDisk(r, s)
+	r.killTerminal(s.tid)
+	waitEnded(r, s.tid)
+	if err := os.RemoveAll(r.work); err != nil {
+		t.Fatal(err)
+	}
+	b := r.binding(s.tid)
+	record(r, s.tid)
+	recordBinding(r, b)
+	if b.Candidate || b.Unavailable == "" {
+		t.Fatalf("folder gone: %s (unavailable %q), want no Resume offer and a reason", fmtBinding(b), b.Unavailable)
+	}
+	r.res.note("folder gone: no Resume; banner says %q", b.Unavailable)
+	if b.RecreateCwd != "" {
+		if b.RecreateCwd != r.work {
+			t.Errorf("recreate offers %s, want %s", b.RecreateCwd, r.work)
+		}
+		rr, err := r.h.ResumeWith(context.Background(), api.ResumeRequest{TerminalID: s.tid, RecreateCwd: true})
+		if err != nil {
+			t.Fatalf("recreate folder and resume: %v", err)
+		}
+		if st, err := os.Stat(r.work); err != nil || !st.IsDir() {
+			t.Fatalf("folder not recreated: %v", err)
+		}
+		res := checkResumed(r, s, true, rr)
+		r.res.note("recreate folder and resume: conversation back")
+		record(r, s.tid, res.TerminalID)
+		return
+	}
+	// Not offered: recreate the folder by hand and resume, to learn whether
+	// the offer was wrongly withheld.
+	if err := os.MkdirAll(r.work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b = r.binding(s.tid)
+	if !b.Candidate {
+		t.Fatalf("folder recreated by hand: %s, want a candidate again", fmtBinding(b))
+	}
+	rr := r.resume(s.tid)
+	r.screen(rr.TerminalID)
+	if _, back := r.tryShows(rr.TerminalID, startTimeout, s.codeword); back {
+		t.Errorf("%s brought the conversation back in a recreated folder, but Reprise offered no 'Recreate folder and resume'", id)
+	} else {
+		r.res.note("folder recreated by hand: the conversation did not come back (no offer is right)")
+	}
+	record(r, s.tid, rr.TerminalID)
 }

@@ -96,7 +96,7 @@ func (h *Host) candidateOr(ctx context.Context, b bindings.Binding) (ok bool, wh
 	if cwd != "" && !dirExists(cwd) {
 		// The relaunch would fail with "No such directory": never offer it.
 		if recreateRestores(b.AgentID) && known && saved {
-			return false, fmt.Sprintf("The folder %s is gone. %s keeps this conversation by folder: recreating the empty folder and resuming there brings the conversation back, but not the files that were in it.", cwd, label), cwd
+			return false, fmt.Sprintf("The folder %s is gone. Recreating the empty folder and resuming %s there brings the conversation back, but not the files that were in it.", cwd, label), cwd
 		}
 		return false, fmt.Sprintf("The folder %s is gone, so %s can't be resumed there.", cwd, label), ""
 	}

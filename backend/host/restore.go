@@ -225,11 +225,19 @@ func dirExists(p string) bool {
 }
 
 // recreateRestores lists agents that keep a conversation by its directory
-// and find it again when the (empty) directory is recreated: Claude Code
-// keeps it under ~/.claude/projects/<cwd with non-alphanumerics as ->/, so
-// recreating the folder brings the conversation back, without the files.
-// For other agents the rule is not confirmed, so nothing is offered.
-func recreateRestores(agentID string) bool { return agentID == "claude" }
+// (or by id, run from that directory) and find it again when the empty
+// directory is recreated: Claude Code (~/.claude/projects/<cwd as a name>),
+// Gemini CLI (~/.gemini/tmp/<hash of the cwd>) and Codex (rollouts by id).
+// Each was seen to do so with the real CLI (conformance */cwd-gone); the
+// files that were in the folder do not come back. For other agents the rule
+// is not confirmed, so nothing is offered.
+func recreateRestores(agentID string) bool {
+	switch agentID {
+	case "claude", "codex", "gemini":
+		return true
+	}
+	return false
+}
 
 // globQuote escapes what filepath.Match treats as pattern syntax, so s
 // matches only itself.

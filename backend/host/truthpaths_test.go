@@ -318,8 +318,8 @@ func TestCwdGoneOffersNoResumeThatCannotWork(t *testing.T) {
 	waitText(t, attach(t, v, r.TerminalID), "ack: remember GONE-6")
 	waitOutcome(t, h, r.TerminalID, OutcomeResumed)
 
-	// An agent for which recreating the folder is not known to help says
-	// the folder is gone and offers nothing.
+	// Codex too finds its conversation again in the recreated folder
+	// (confirmed with the real CLI: conformance TestCodex/cwd-gone).
 	cdir := filepath.Join(e.home.Dir, "cproj")
 	os.Mkdir(cdir, 0o755)
 	cres, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "codex", Prompt: "remember GONE-7", Cwd: cdir})
@@ -331,14 +331,24 @@ func TestCwdGoneOffersNoResumeThatCannotWork(t *testing.T) {
 	os.RemoveAll(cdir)
 	killTerminal(t, h, cres.TerminalID)
 	cb := waitBinding(t, h, cres.TerminalID, "ended", func(b api.Binding) bool { return b.EndReason == bindings.TerminalExited })
-	if cb.Candidate || cb.RecreateCwd != "" || !strings.Contains(cb.Unavailable, "is gone") {
+	if cb.Candidate || cb.RecreateCwd != cdir || !strings.Contains(cb.Unavailable, "is gone") {
 		t.Fatalf("codex with its folder gone: %+v", cb)
 	}
-	if _, err := h.ResumeWith(ctx, api.ResumeRequest{TerminalID: cres.TerminalID, RecreateCwd: true}); err == nil {
-		t.Fatal("recreate-and-resume offered for an agent where it is not known to work")
+	cr, err := h.ResumeWith(ctx, api.ResumeRequest{TerminalID: cres.TerminalID, RecreateCwd: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if dirExists(cdir) {
-		t.Fatal("the folder was recreated for an agent where that is not known to help")
+	waitText(t, attach(t, v, cr.TerminalID), "ack: remember GONE-7")
+}
+
+// Recreating a vanished folder is offered only for the agents whose real
+// CLI was seen to find its conversation there again (conformance
+// */cwd-gone); for the others the banner only says the folder is gone.
+func TestRecreateOfferedOnlyWhereConfirmed(t *testing.T) {
+	for id, want := range map[string]bool{"claude": true, "codex": true, "gemini": true, "amp": false, "opencode": false, "my-agent": false} {
+		if got := recreateRestores(id); got != want {
+			t.Errorf("recreateRestores(%q) = %v, want %v", id, got, want)
+		}
 	}
 }
 
