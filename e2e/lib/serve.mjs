@@ -32,12 +32,14 @@ export function makeHome() {
 /**
  * Starts `reprise serve --listen 127.0.0.1:0` on home (a fresh one if not given).
  * Resolves once the URL line is printed. label names the log file in $ARTIFACTS/e2e-logs.
+ * listen: another address (the same port again, so an open page reconnects); env: more
+ * environment for serve and the shells it starts.
  */
-export async function startServe({ home = makeHome(), label = 'serve', timeoutMs = 20000 } = {}) {
+export async function startServe({ home = makeHome(), label = 'serve', timeoutMs = 20000, listen = '127.0.0.1:0', env: extraEnv = {} } = {}) {
   if (!existsSync(REPRISE_BIN)) throw new Error(`REPRISE_BIN ${REPRISE_BIN} does not exist (run make build)`);
   const log = createWriteStream(artifactPath('e2e-logs', `${label}.serve.log`), { flags: 'a' });
-  const env = { ...process.env, REPRISE_HOME: home, SHELL: '/bin/bash' };
-  const proc = spawn(REPRISE_BIN, ['serve', '--listen', '127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...process.env, REPRISE_HOME: home, SHELL: '/bin/bash', ...extraEnv };
+  const proc = spawn(REPRISE_BIN, ['serve', '--listen', listen], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited = null;
   const exitPromise = new Promise((resolve) => {

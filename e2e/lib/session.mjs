@@ -5,14 +5,15 @@
 import { startServe, cleanup, makeHome } from './serve.mjs';
 import { launchBrowser, openPage, shot } from './page.mjs';
 
-export async function withReprise(label, body) {
+/** opts.env: more environment for serve (and so for its daemon and shells). */
+export async function withReprise(label, body, opts = {}) {
   const home = makeHome();
   const deferred = [];
   const ctx = { label, home, server: null, browser: null, page: null };
   /** Runs fn at cleanup, before serve is stopped (e.g. to kill a process the test started). */
   ctx.defer = (fn) => deferred.push(fn);
   try {
-    ctx.server = await startServe({ home, label });
+    ctx.server = await startServe({ home, label, env: opts.env });
     ctx.browser = await launchBrowser();
     ctx.page = await openPage(ctx.browser, ctx.server.url);
     /** Opens another page on the current server (the old one stays open unless closed). */
@@ -20,7 +21,7 @@ export async function withReprise(label, body) {
     /** Stops serve and starts it again on the same home (the daemon keeps running). */
     ctx.restartServe = async () => {
       await ctx.server.stop();
-      ctx.server = await startServe({ home, label: `${label}.2` });
+      ctx.server = await startServe({ home, label: `${label}.2`, env: opts.env });
       return ctx.server;
     };
     await body(ctx);

@@ -10,6 +10,8 @@ import { Backend } from './backend';
 import { App } from './components/App';
 import { ServicesContext } from './context';
 import { Store } from './store';
+import { paneOffline } from './terminal/describe';
+import { isPageLevel, KeyCatcher, type EarlyRecorder } from './terminal/earlykeys';
 import { ViewRegistry } from './terminal/registry';
 import { TerminalView } from './terminal/TerminalView';
 import { installTestHooks } from './testhooks';
@@ -20,22 +22,54 @@ import { WebSocketTransport } from './transport/websocket';
 const transport = new WebSocketTransport({ endpoint: () => discoverEndpoint(), createSocket: (url) => createSocket(url) });
 const backend = new Backend(transport);
 const store = new Store();
-const views: ViewRegistry = new ViewRegistry(
-  (paneId, terminalId) =>
-    new TerminalView({
-      host: backend,
-      paneId,
-      terminalId,
-      onTitle: (t) => store.setTitle(terminalId, t),
-      onTerminal: (t) => {
-        store.putTerminal(t);
-        store.setPaneError(paneId, null);
-      },
-      onShortcut: (s) => actions.shortcut(s, paneId),
-      onFocus: () => actions.focusPane(paneId),
-      onError: (msg) => store.setPaneError(paneId, msg),
-    }),
-);
+
+// Keys typed while no terminal has the keyboard (the page loading, no pane
+// yet, the focus on the page itself) go to the focused pane, in order.
+const early = (window as { __repriseEarlyKeys?: EarlyRecorder }).__repriseEarlyKeys;
+const keys = new KeyCatcher({
+  start: early?.start ?? performance.now(),
+  deliver: (data) => {
+    const s = store.get();
+    const tab = s.layout?.tabs.find((t) => t.id === s.layout?.activeTabId);
+    const view = tab ? views.get(tab.focusedPaneId) : undefined;
+    if (!view?.isOpen) return false;
+    view.type(data);
+    return true;
+  },
+  refuse: (text) => {
+    const s = store.get();
+    const tab = s.layout?.tabs.find((t) => t.id === s.layout?.activeTabId);
+    if (tab) store.setInputNote(tab.focusedPaneId, `not sent: “${text}” — typed while the window was opening, its start may be lost`);
+  },
+});
+
+/** Input waits while the host, the daemon or the terminal cannot take it (docs/wire.md). */
+const paused = (terminalId: string) => {
+  const s = store.get();
+  return paneOffline(s.conn, s.daemon, s.terminals[terminalId]) !== null;
+};
+
+const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
+  // The view's terminal can change (restart, resume, recovery): ask it, not terminalId.
+  const view: TerminalView = new TerminalView({
+    host: backend,
+    paneId,
+    terminalId,
+    onTitle: (t) => store.setTitle(view.terminalId, t),
+    onTerminal: (t) => {
+      store.putTerminal(t);
+      store.setPaneError(paneId, null);
+    },
+    onShortcut: (s) => actions.shortcut(s, paneId),
+    onFocus: () => actions.focusPane(paneId),
+    onError: (msg) => store.setPaneError(paneId, msg),
+    paused,
+    onInputState: (st) => store.setPaneInput(paneId, st),
+    onOpened: () => keys.flush(),
+    filterInput: (data) => keys.through(data, performance.now()),
+  });
+  return view;
+});
 const dismissals = new Dismissals(sessionStorageOrNull());
 store.set('dismissed', dismissals.load());
 const restoreDismissals = new RestoreDismissals(localStorageOrNull());
@@ -64,6 +98,31 @@ backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
 backend.onBinding((b) => actions.noteBinding(b));
 backend.onRestore((r) => store.set('restore', r));
+
+// Held input goes out as soon as nothing holds it back any more.
+let wasPaused = '';
+store.subscribe(() => {
+  const s = store.get();
+  const key = `${s.conn}/${s.daemon?.state ?? ''}`;
+  if (key === wasPaused) return;
+  wasPaused = key;
+  for (const v of views.all()) v.flushHeld();
+});
+backend.onTerminal(() => {
+  for (const v of views.all()) v.flushHeld();
+});
+
+// Page-level typing: what early-keys.js recorded while the page loaded, then
+// keys that reach the document while no field or terminal has the focus.
+const takeKey = (ev: KeyboardEvent) => {
+  const s = store.get();
+  if (ev.defaultPrevented || s.view !== 'terminals' || s.confirm || !isPageLevel(ev.target)) return;
+  if (keys.feed({ key: ev.key, code: ev.code, ctrlKey: ev.ctrlKey, shiftKey: ev.shiftKey, altKey: ev.altKey, metaKey: ev.metaKey, t: ev.timeStamp })) {
+    ev.preventDefault();
+  }
+};
+for (const k of early?.stop() ?? []) keys.feed(k);
+document.addEventListener('keydown', takeKey);
 
 installTestHooks(store, views);
 

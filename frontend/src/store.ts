@@ -5,6 +5,7 @@ import { useSyncExternalStore } from 'react';
 import type { ResumeState } from './agents/banner';
 import type { Agent, Binding, DaemonStatus, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
+import type { PaneInputState } from './terminal/TerminalView';
 
 export interface ConfirmRequest {
   /** The dialog's heading; "Close?" when not given. */
@@ -20,6 +21,10 @@ export interface AppState {
   terminals: Readonly<Record<string, Terminal>>;
   /** OSC titles by terminal id. */
   titles: Readonly<Record<string, string>>;
+  /** Each pane's held / refused input and whether its screen is an old one, by pane id. */
+  paneInput: Readonly<Record<string, PaneInputState>>;
+  /** A line typed while the window opened that was not sent (its start may have been lost), by pane id. */
+  inputNotes: Readonly<Record<string, string>>;
   /** Attach errors by pane id. */
   paneErrors: Readonly<Record<string, string>>;
   /** The pane whose search box is open. */
@@ -66,6 +71,8 @@ export const initialState: AppState = {
   layout: null,
   terminals: {},
   titles: {},
+  paneInput: {},
+  inputNotes: {},
   paneErrors: {},
   searchPaneId: null,
   confirm: null,
@@ -121,6 +128,24 @@ export class Store {
 
   setTitle(terminalId: string, title: string): void {
     this.update((s) => (s.titles[terminalId] === title ? s : { ...s, titles: { ...s.titles, [terminalId]: title } }));
+  }
+
+  setPaneInput(paneId: string, st: PaneInputState): void {
+    this.update((s) => {
+      const cur = s.paneInput[paneId];
+      if (cur && cur.held === st.held && cur.refused === st.refused && cur.stale === st.stale) return s;
+      return { ...s, paneInput: { ...s.paneInput, [paneId]: st } };
+    });
+  }
+
+  setInputNote(paneId: string, note: string | null): void {
+    this.update((s) => {
+      if ((s.inputNotes[paneId] ?? null) === note) return s;
+      const inputNotes = { ...s.inputNotes };
+      if (note === null) delete inputNotes[paneId];
+      else inputNotes[paneId] = note;
+      return { ...s, inputNotes };
+    });
   }
 
   setPaneError(paneId: string, message: string | null): void {

@@ -3,7 +3,9 @@ import { liveAgentLabel } from '../agents/banner';
 import type { PaneNode } from '../api';
 import { useServices } from '../context';
 import { useStore } from '../store';
-import { paneTitle, restoredLabel, terminalState } from '../terminal/describe';
+import { paneOffline, restoredLabel, terminalState } from '../terminal/describe';
+import { HOLD_LIMIT } from '../stream/hold';
+import { paneTitles } from '../terminal/titles';
 import type { TerminalView } from '../terminal/TerminalView';
 import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
 import { OutcomeNotice } from './OutcomeNotice';
@@ -18,6 +20,10 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const searching = useStore(store, (s) => s.searchPaneId === pane.id);
   const agent = useStore(store, (s) => liveAgentLabel(s.bindings[pane.terminalId]));
   const banner = useStore(store, (s) => bannerShown(s, pane.terminalId));
+  const conn = useStore(store, (s) => s.conn);
+  const daemon = useStore(store, (s) => s.daemon);
+  const input = useStore(store, (s) => s.paneInput[pane.id]);
+  const note = useStore(store, (s) => s.inputNotes[pane.id]);
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<TerminalView | null>(null);
 
@@ -39,18 +45,26 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
     if (tabActive && focused && !s.confirm && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
   }, [tabActive, focused, store, pane.id, pane.terminalId]);
 
-  const title = agent ?? paneTitle(terminal, osc);
-  const state = terminalState(terminal);
+  const title = paneTitles.title(pane.id, terminal, osc, agent);
+  const offline = paneOffline(conn, daemon, terminal);
+  const stale = !!input?.stale;
+  const held = input?.held ?? 0;
+  const refused = input?.refused ?? 0;
+  const real = terminalState(terminal);
+  // While the pane cannot deliver input its terminal is not known to be running.
+  const state = offline && (real.kind === 'running' || real.kind === 'unknown') ? { kind: 'offline', label: offline.pill } : real;
   const restored = restoredLabel(terminal);
   const ended = state.kind === 'exited' || state.kind === 'killed';
 
   return (
     <section
-      className={'pane' + (focused ? ' focused' : '')}
+      className={'pane' + (focused ? ' focused' : '') + (offline || stale ? ' dimmed' : '')}
       data-testid="pane"
       data-pane-id={pane.id}
       data-terminal-id={pane.terminalId}
       data-state={state.kind}
+      data-offline={offline ? 'true' : undefined}
+      data-stale={stale ? 'true' : undefined}
       aria-label={`Terminal ${title}`}
       onPointerDownCapture={() => actions.focusPane(pane.id)}
     >
@@ -115,6 +129,29 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       </header>
       <div className="pane-body">
         <div className="xterm-host" ref={hostRef} />
+        {(offline || refused > 0 || note) && (
+          <div className="pane-input" role="status" data-testid="pane-input">
+            {offline && (
+              <div data-testid="pane-offline">
+                {offline.line}
+                {held > 0 && ` · ${held} ${held === 1 ? 'byte' : 'bytes'} typed, sent when back`}
+              </div>
+            )}
+            {refused > 0 && (
+              <div className="refused" data-testid="pane-refused">
+                input past {HOLD_LIMIT / 1024} KiB was not sent ({refused} bytes); what came before is sent whole when back
+              </div>
+            )}
+            {note && (
+              <div className="refused" data-testid="pane-input-note">
+                {note}
+                <button className="link-button" onClick={() => store.setInputNote(pane.id, null)} aria-label="Dismiss">
+                  ×
+                </button>
+              </div>
+            )}
+          </div>
+        )}
         <ResumeBanner terminalId={pane.terminalId} />
         {!banner && <OutcomeNotice paneId={pane.id} terminalId={pane.terminalId} />}
         {searching && viewRef.current && <SearchBox view={viewRef.current} onClose={() => actions.closeSearch()} />}

@@ -5,6 +5,7 @@ import { useServices } from '../context';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
 import { paneTitle } from '../terminal/describe';
+import { paneTitles } from '../terminal/titles';
 import { HelpButton } from './HelpButton';
 import { CloseIcon, GearIcon, HistoryIcon, PlusIcon } from './icons';
 import { NewAgentMenu } from './NewAgentMenu';
@@ -64,7 +65,7 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
   const osc = useStore(store, (s) => (pane ? s.titles[pane.terminalId] : undefined));
   const agent = useStore(store, (s) => (pane ? liveAgentLabel(s.bindings[pane.terminalId]) : undefined));
   const [hover, setHover] = useState(false);
-  const title = tab.title || agent || paneTitle(terminal, osc);
+  const title = tab.title || (pane ? paneTitles.title(pane.id, terminal, osc, agent) : paneTitle(terminal, osc));
   return (
     <div
       className={'tab' + (active ? ' active' : '')}

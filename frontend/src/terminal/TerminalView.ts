@@ -14,6 +14,7 @@ import type { Attachment, OutputSink } from '../backend';
 import { shortcutFor, type Shortcut } from '../keys';
 import { canReadClipboard, openExternal, readClipboard, writeClipboard } from '../platform';
 import { FlowControl } from '../stream/flow';
+import { InputHold, type HoldState } from '../stream/hold';
 import { InputBatcher } from '../stream/input';
 import { pickRenderer } from './renderer';
 import { currentScheme, onSchemeChange, themeFor } from './theme';
@@ -34,7 +35,28 @@ export interface TerminalViewOptions {
   onShortcut?: (s: Shortcut, view: TerminalView) => void;
   onFocus?: () => void;
   onError?: (message: string) => void;
+  /**
+   * True while input must not be sent even with a live attachment (the host
+   * is unreachable, the pty daemon is restarting, this terminal is lost):
+   * it is held instead. Asked before every send.
+   */
+  paused?: (terminalId: string) => boolean;
+  /** What the pane should say about its input and its screen. */
+  onInputState?: (s: PaneInputState) => void;
+  /** What of the typed text may go to the shell (earlykeys.ts: a line cut at window start is refused). */
+  filterInput?: (data: string) => string;
+  /** Called once the terminal is open (its xterm exists and takes input). */
+  onOpened?: () => void;
 }
+
+/** A pane's input and screen, for its header and notices. */
+export interface PaneInputState extends HoldState {
+  /** The screen is the last one seen, not yet redrawn from the host (reconnect, recovery). */
+  stale: boolean;
+}
+
+/** How long a re-attach may show the old screen if the host sends no replay at all. */
+const STALE_MAX_MS = 1500;
 
 export interface ViewStats {
   handle: number | null;
@@ -51,7 +73,7 @@ const RESIZE_DEBOUNCE_MS = 80;
 export class TerminalView {
   readonly term: XTerm;
   readonly paneId: string;
-  readonly terminalId: string;
+  private tid: string;
   private readonly opts: TerminalViewOptions;
   private readonly fit = new FitAddon();
   private readonly search = new SearchAddon({ highlightLimit: 2000 });
@@ -64,6 +86,12 @@ export class TerminalView {
   /** Bumped on every attach so late callbacks of an older attach do nothing. */
   private attachSeq = 0;
   private readonly input: InputBatcher;
+  /** Input typed while it could not be delivered (docs/wire.md "Input while not attached"). */
+  private readonly hold = new InputHold();
+  /** The screen shows an earlier attachment's output until this attach's first output. */
+  private stale = false;
+  private staleTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastInputState = '';
   private resizeObserver: ResizeObserver | null = null;
   private fitFrame = 0;
   private resizeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -82,7 +110,7 @@ export class TerminalView {
   constructor(opts: TerminalViewOptions) {
     this.opts = opts;
     this.paneId = opts.paneId;
-    this.terminalId = opts.terminalId;
+    this.tid = opts.terminalId;
     this.term = new XTerm({
       allowProposedApi: true, // unicode11 needs it
       fontFamily: '"JetBrains Mono", "Cascadia Mono", "Fira Code", Menlo, "DejaVu Sans Mono", "Liberation Mono", monospace',
@@ -93,9 +121,48 @@ export class TerminalView {
       theme: themeFor(currentScheme()),
       macOptionIsMeta: true,
     });
-    this.input = new InputBatcher({ send: (p) => this.attachment?.input(p) });
+    this.input = new InputBatcher({ send: (p) => this.send(p) });
     this.element = document.createElement('div');
     this.element.className = 'terminal-view';
+  }
+
+  /** The host terminal this view shows; a pane's terminal can change (restart, resume, daemon recovery). */
+  get terminalId(): string {
+    return this.tid;
+  }
+
+  /**
+   * Shows another terminal in this pane (its old one was replaced): the view,
+   * its last screen and its held input stay, and the screen is redrawn from
+   * the new terminal's replay when it arrives, so the pane is never blank.
+   */
+  retarget(terminalId: string): void {
+    if (this.disposed || terminalId === this.tid) return;
+    this.tid = terminalId;
+    if (this.opened) void this.attach(true);
+  }
+
+  /** Types data (text as from a keyboard) into this pane, as if xterm had handled the keys. */
+  type(data: string): void {
+    if (this.disposed || data === '') return;
+    this.input.pushData(data);
+  }
+
+  /** True once the terminal is open and takes input. */
+  get isOpen(): boolean {
+    return this.opened && !this.disposed;
+  }
+
+  /** Delivers held input if the pane can send now (after a reconnect or when the daemon is back). */
+  flushHeld(): void {
+    if (this.hold.empty || !this.canSend()) return;
+    const att = this.attachment!;
+    for (const chunk of this.hold.take()) att.input(chunk);
+    this.reportInput();
+  }
+
+  inputState(): PaneInputState {
+    return { ...this.hold.state, stale: this.stale };
   }
 
   /** Shows the terminal in host; the first time, opens it and attaches to the host terminal. */
@@ -131,7 +198,10 @@ export class TerminalView {
 
     t.attachCustomKeyEventHandler((ev) => this.onKey(ev));
     this.disposables.push(
-      t.onData((d) => this.input.pushData(d)),
+      t.onData((d) => {
+        const data = this.opts.filterInput ? this.opts.filterInput(d) : d;
+        if (data) this.input.pushData(data);
+      }),
       t.onBinary((d) => this.input.pushBinary(d)),
       t.onTitleChange((title) => this.opts.onTitle?.(title)),
       t.onResize(({ cols, rows }) => this.scheduleResize(cols, rows)),
@@ -150,6 +220,7 @@ export class TerminalView {
     this.resizeObserver.observe(el);
     this.fitNow();
     void this.attach(false);
+    this.opts.onOpened?.();
   }
 
   focus(): void {
@@ -224,6 +295,8 @@ export class TerminalView {
     this.attachSeq++;
     this.detach();
     this.input.clear();
+    this.hold.clear();
+    if (this.staleTimer) clearTimeout(this.staleTimer);
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
     cancelAnimationFrame(this.fitFrame);
     this.resizeObserver?.disconnect();
@@ -240,11 +313,12 @@ export class TerminalView {
     if (this.disposed) return;
     const seq = ++this.attachSeq;
     this.detach();
-    if (clear) {
-      // RIS through the write queue: anything still queued from the old
-      // attachment is drawn first, then wiped, then the replay starts clean.
-      this.term.write('\x1bc');
-    }
+    // A re-attach (reconnect, another terminal in this pane) keeps the old
+    // screen, dimmed, until the replay arrives: the RIS that wipes it goes
+    // through the write queue just before the replay's first bytes, so the
+    // pane is never drawn blank in between.
+    let pendingClear = clear;
+    if (clear) this.setStale(true);
     let att: Attachment | null = null;
     let unsent = 0;
     const flow = new FlowControl({
@@ -257,6 +331,11 @@ export class TerminalView {
     this.flow = flow;
     const sink: OutputSink = (payload) => {
       if (seq !== this.attachSeq) return;
+      if (pendingClear) {
+        pendingClear = false;
+        this.term.write('\x1bc');
+        this.setStale(false);
+      }
       const n = payload.byteLength;
       flow.onWrite(n);
       this.totals.written += n;
@@ -272,6 +351,7 @@ export class TerminalView {
     } catch (err) {
       if (seq === this.attachSeq) {
         flow.dispose();
+        // The screen stays as it was (dimmed): the next hello re-attaches.
         this.opts.onError?.(`attach: ${err instanceof Error ? err.message : String(err)}`);
       }
       return;
@@ -284,8 +364,59 @@ export class TerminalView {
     this.sentSize = { cols, rows };
     if (unsent > 0) att.ack(unsent);
     this.opts.onTerminal?.(att.terminal);
+    // Keys typed while this pane was not attached go first, in order.
+    this.flushHeld();
+    if (pendingClear) {
+      // No replay yet; a terminal with nothing to replay sends none at all.
+      if (this.staleTimer) clearTimeout(this.staleTimer);
+      this.staleTimer = setTimeout(() => {
+        this.staleTimer = null;
+        if (seq !== this.attachSeq || !pendingClear) return;
+        pendingClear = false;
+        this.term.write('\x1bc');
+        this.setStale(false);
+      }, STALE_MAX_MS);
+    }
     // The pane may have been resized while the attach was in flight.
     if (this.term.cols !== cols || this.term.rows !== rows) this.scheduleResize(this.term.cols, this.term.rows);
+  }
+
+  private canSend(): boolean {
+    return !!this.attachment?.live && !this.opts.paused?.(this.tid);
+  }
+
+  /** Sends typed bytes now, or holds them in order until the pane can send. */
+  private send(payload: Uint8Array): void {
+    if (this.hold.empty && this.canSend()) {
+      if (this.hold.state.refused > 0) {
+        // Typing on after a refusal: the notice has been seen.
+        this.hold.clearRefused();
+        this.reportInput();
+      }
+      this.attachment!.input(payload);
+      return;
+    }
+    this.hold.push(payload);
+    this.flushHeld();
+    this.reportInput();
+  }
+
+  private setStale(stale: boolean): void {
+    if (this.stale === stale) return;
+    this.stale = stale;
+    if (!stale && this.staleTimer) {
+      clearTimeout(this.staleTimer);
+      this.staleTimer = null;
+    }
+    this.reportInput();
+  }
+
+  private reportInput(): void {
+    const s = this.inputState();
+    const key = `${s.held}/${s.refused}/${s.stale}`;
+    if (key === this.lastInputState) return;
+    this.lastInputState = key;
+    this.opts.onInputState?.(s);
   }
 
   private detach(): void {

@@ -56,3 +56,22 @@ export function restoredLabel(t: Terminal | undefined): { label: string; detail:
       : 'Output above the divider is from before the terminal ended';
   return { label: 'restored', detail };
 }
+
+/** Why a pane cannot deliver input now, as its pill and its notice line say it; null when it can. */
+export interface PaneOffline {
+  /** Replaces the "running" pill. */
+  pill: string;
+  line: string;
+}
+
+export function paneOffline(
+  conn: string,
+  daemon: { state: string } | null | undefined,
+  t: Terminal | undefined,
+): PaneOffline | null {
+  if (conn !== 'open') return { pill: 'disconnected', line: 'input paused — reconnecting' };
+  if (daemon?.state === 'restarting') return { pill: 'restoring', line: 'input paused — the pty daemon is restarting' };
+  if (daemon?.state === 'failed') return { pill: 'daemon down', line: 'input paused — the pty daemon is down' };
+  if (t?.status === 'lost') return { pill: 'restoring', line: 'input paused — restoring this terminal' };
+  return null;
+}

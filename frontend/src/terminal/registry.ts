@@ -1,6 +1,8 @@
 // Terminal views by pane. A view outlives the React component that shows it
 // (a split moves a pane to another place in the tree); it is disposed when
-// its pane leaves the layout or gets another terminal.
+// its pane leaves the layout. A pane that gets another terminal (restart,
+// resume, a daemon recovery) keeps its view, which re-attaches: its last
+// screen and any input typed meanwhile stay until the new terminal's replay.
 
 import type { Layout } from '../api';
 import { panesInOrder } from '../layout/layout';
@@ -19,8 +21,10 @@ export class ViewRegistry {
   /** The pane's view for terminalId, made on first use. */
   acquire(paneId: string, terminalId: string): TerminalView {
     const cur = this.views.get(paneId);
-    if (cur && cur.terminalId === terminalId) return cur;
-    cur?.dispose();
+    if (cur) {
+      cur.retarget(terminalId);
+      return cur;
+    }
     const view = this.create(paneId, terminalId);
     this.views.set(paneId, view);
     return view;
@@ -34,15 +38,16 @@ export class ViewRegistry {
     return [...this.views.values()];
   }
 
-  /** Disposes views whose pane is gone from layout or now shows another terminal. */
+  /** Disposes views whose pane is gone from layout; points the others at their pane's terminal. */
   sync(layout: Layout): void {
     const live = new Map<string, string>();
     for (const tab of layout.tabs) for (const p of panesInOrder(tab.root)) live.set(p.id, p.terminalId);
     for (const [paneId, view] of this.views) {
-      if (live.get(paneId) !== view.terminalId) {
+      const terminalId = live.get(paneId);
+      if (terminalId === undefined) {
         this.views.delete(paneId);
         view.dispose();
-      }
+      } else view.retarget(terminalId);
     }
   }
 }

@@ -1,0 +1,30 @@
+// Runs first, before the app's bundle: records the keys typed while the page
+// is still loading, so none is lost or cut (src/terminal/earlykeys.ts takes
+// them over once the app runs). Plain script, no module: it must run as the
+// document is parsed.
+(function () {
+  var start = performance.now();
+  var keys = [];
+  function typing(ev) {
+    if (ev.metaKey || ev.isComposing) return false;
+    var k = ev.key || '';
+    if (ev.ctrlKey) return k.length === 1 && !ev.shiftKey;
+    return k.length <= 2 || /^(Enter|Backspace|Tab|Escape|Arrow|Home|End|Delete)/.test(k);
+  }
+  function onKey(ev) {
+    var tag = ev.target && ev.target.tagName;
+    if (tag && tag !== 'BODY' && tag !== 'HTML') return;
+    if (!typing(ev)) return;
+    keys.push({ key: ev.key, code: ev.code, ctrlKey: ev.ctrlKey, shiftKey: ev.shiftKey, altKey: ev.altKey, metaKey: ev.metaKey, t: ev.timeStamp || performance.now() });
+    // Space would scroll, Tab would move the focus, Backspace might navigate.
+    ev.preventDefault();
+  }
+  document.addEventListener('keydown', onKey, true);
+  window.__repriseEarlyKeys = {
+    start: start,
+    stop: function () {
+      document.removeEventListener('keydown', onKey, true);
+      return keys;
+    },
+  };
+})();
