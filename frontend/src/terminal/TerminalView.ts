@@ -14,7 +14,8 @@ import type { Attachment, OutputSink } from '../backend';
 import { shortcutFor, type Shortcut } from '../keys';
 import { canReadClipboard, openExternal, readClipboard, writeClipboard } from '../platform';
 import { FlowControl } from '../stream/flow';
-import { InputHold, type HoldState } from '../stream/hold';
+import { InputGate } from '../stream/gate';
+import type { HoldState } from '../stream/hold';
 import { InputBatcher } from '../stream/input';
 import { pickRenderer } from './renderer';
 import { currentScheme, onSchemeChange, themeFor } from './theme';
@@ -87,7 +88,10 @@ export class TerminalView {
   private attachSeq = 0;
   private readonly input: InputBatcher;
   /** Input typed while it could not be delivered (docs/wire.md "Input while not attached"). */
-  private readonly hold = new InputHold();
+  private readonly gate = new InputGate(
+    () => (this.canSend() ? this.attachment : null),
+    () => this.reportInput(),
+  );
   /** The screen shows an earlier attachment's output until this attach's first output. */
   private stale = false;
   private staleTimer: ReturnType<typeof setTimeout> | null = null;
@@ -155,14 +159,11 @@ export class TerminalView {
 
   /** Delivers held input if the pane can send now (after a reconnect or when the daemon is back). */
   flushHeld(): void {
-    if (this.hold.empty || !this.canSend()) return;
-    const att = this.attachment!;
-    for (const chunk of this.hold.take()) att.input(chunk);
-    this.reportInput();
+    this.gate.flush();
   }
 
   inputState(): PaneInputState {
-    return { ...this.hold.state, stale: this.stale };
+    return { ...this.gate.hold.state, stale: this.stale };
   }
 
   /** Shows the terminal in host; the first time, opens it and attaches to the host terminal. */
@@ -295,7 +296,7 @@ export class TerminalView {
     this.attachSeq++;
     this.detach();
     this.input.clear();
-    this.hold.clear();
+    this.gate.clear();
     if (this.staleTimer) clearTimeout(this.staleTimer);
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
     cancelAnimationFrame(this.fitFrame);
@@ -387,18 +388,7 @@ export class TerminalView {
 
   /** Sends typed bytes now, or holds them in order until the pane can send. */
   private send(payload: Uint8Array): void {
-    if (this.hold.empty && this.canSend()) {
-      if (this.hold.state.refused > 0) {
-        // Typing on after a refusal: the notice has been seen.
-        this.hold.clearRefused();
-        this.reportInput();
-      }
-      this.attachment!.input(payload);
-      return;
-    }
-    this.hold.push(payload);
-    this.flushHeld();
-    this.reportInput();
+    this.gate.send(payload);
   }
 
   private setStale(stale: boolean): void {
