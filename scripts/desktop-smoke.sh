@@ -59,6 +59,40 @@ type_until() {
   return 1
 }
 
+# --- Issue 14: typing from before the window is up reaches the shell whole ---
+# Keys are typed in a loop (xdotool, where the window will be) from before the
+# app starts until well after its page is up. Each command appends a line to
+# a file; every command the shell ran since must be one typed whole (its
+# history), every line in the file whole, and the last ones must have run. On
+# main the first keys went to a pane that was not attached yet and were lost,
+# so a cut command ran (`echo ok>notes.txt` as `>notes.txt`).
+early_typing_check() {
+  local out="$H/early.txt" hist="$H/early-hist.txt" n=14 i
+  kill -9 "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+  rm -f "$out" "$hist"
+  xdotool mousemove 600 400
+  ( for i in $(seq 1 "$n"); do xdotool type --delay 12 "echo E$i-early >> $out"; xdotool key Return; done ) &
+  local typer=$!
+  launch
+  wait "$typer"
+  for _ in $(seq 100); do grep -q "^E$n-early\$" "$out" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.5
+  import -window root "$ART/desktop-5-early-typing.png"
+  xdotool type --delay 12 "history -w $hist"; xdotool key Return
+  wait_file "$hist" || { echo "desktop-smoke: early typing: history -w never ran"; return 1; }
+  # What the shell ran after the last command typed before this check.
+  local ran bad
+  ran=$(awk '/pid2\.txt/ {n=NR} {l[NR]=$0} END {for (i=n+1; i<=NR; i++) print l[i]}' "$hist" | grep -v '^history -w ')
+  bad=$(printf '%s\n' "$ran" | grep -Ev "^echo E[0-9]+-early >> ${out//./\\.}\$" || true)
+  [ -z "$bad" ] || { echo "desktop-smoke: early typing: the shell ran cut commands:"; printf '  %s\n' "$bad"; return 1; }
+  if grep -Ev '^E[0-9]+-early$' "$out"; then echo "desktop-smoke: early typing: cut lines in $out"; return 1; fi
+  for i in $((n - 2)) $((n - 1)) "$n"; do
+    grep -qx "E$i-early" "$out" || { echo "desktop-smoke: early typing: command $i (typed once the window was up) did not run"; return 1; }
+  done
+  echo "desktop-smoke: typing from before the window was up: $(wc -l <"$out") of $n commands ran, each whole, none cut"
+}
+# --- end of the issue 14 block ---
+
 launch
 sleep 2
 type_until "echo smoke-\$((6*7)) > $H/typed.txt; echo \$\$ > $H/pid1.txt" "$H/pid1.txt" || { import -window root "$ART/desktop-fail.png"; echo "desktop-smoke: typed command never ran"; exit 1; }
@@ -80,6 +114,7 @@ sleep 1.5
 import -window root "$ART/desktop-2-relaunched.png"
 if [ "$PID1" != "$PID2" ]; then echo "desktop-smoke: relaunch attached shell $PID2, want $PID1"; exit 1; fi
 echo "desktop-smoke: typed command ran in shell $PID1; after kill -9 and relaunch the same shell is attached"
+early_typing_check || { import -window root "$ART/desktop-fail-early.png"; exit 1; }
 
 # Resume in the real window: an agent prompted with a codeword is killed
 # with its shell; the pane shows the banner; xdotool clicks Resume; the
