@@ -37,11 +37,19 @@ const keys = new KeyCatcher({
     return true;
   },
   refuse: (text) => {
-    const s = store.get();
-    const tab = s.layout?.tabs.find((t) => t.id === s.layout?.activeTabId);
-    if (tab) store.setInputNote(tab.focusedPaneId, `not sent: “${text}” — typed while the window was opening, its start may be lost`);
+    refusedNote = `not sent: “${text}” — typed while the window was opening, its start may be lost`;
+    showRefused();
   },
 });
+// Said in the focused pane, once there is one.
+let refusedNote: string | null = null;
+function showRefused(): void {
+  const s = store.get();
+  const tab = s.layout?.tabs.find((t) => t.id === s.layout?.activeTabId);
+  if (!refusedNote || !tab) return;
+  store.setInputNote(tab.focusedPaneId, refusedNote);
+  refusedNote = null;
+}
 
 /** Input waits while the host, the daemon or the terminal cannot take it (docs/wire.md). */
 const paused = (terminalId: string) => {
@@ -80,7 +88,10 @@ const actions = new Actions(backend, store, views, dismissals, restoreDismissals
 let lastLayout = store.get().layout;
 store.subscribe(() => {
   const { layout } = store.get();
-  if (layout && layout !== lastLayout) views.sync(layout);
+  if (layout && layout !== lastLayout) {
+    views.sync(layout);
+    showRefused();
+  }
   lastLayout = layout;
 });
 
@@ -101,8 +112,11 @@ backend.onRestore((r) => store.set('restore', r));
 
 // Held input goes out as soon as nothing holds it back any more.
 let wasPaused = '';
+let wasConn = store.get().conn;
 store.subscribe(() => {
   const s = store.get();
+  if (wasConn === 'open' && s.conn !== 'open') for (const v of views.all()) v.connectionLost();
+  wasConn = s.conn;
   const key = `${s.conn}/${s.daemon?.state ?? ''}`;
   if (key === wasPaused) return;
   wasPaused = key;

@@ -133,7 +133,7 @@ export class Store {
   setPaneInput(paneId: string, st: PaneInputState): void {
     this.update((s) => {
       const cur = s.paneInput[paneId];
-      if (cur && cur.held === st.held && cur.refused === st.refused && cur.stale === st.stale) return s;
+      if (cur && cur.held === st.held && cur.refused === st.refused && cur.cut === st.cut && cur.broken === st.broken && cur.stale === st.stale) return s;
       return { ...s, paneInput: { ...s.paneInput, [paneId]: st } };
     });
   }

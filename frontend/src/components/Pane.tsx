@@ -50,6 +50,8 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const stale = !!input?.stale;
   const held = input?.held ?? 0;
   const refused = input?.refused ?? 0;
+  const cut = input?.cut ?? 0;
+  const broken = !!input?.broken;
   const real = terminalState(terminal);
   // While the pane cannot deliver input its terminal is not known to be running.
   const state = offline && (real.kind === 'running' || real.kind === 'unknown') ? { kind: 'offline', label: offline.pill } : real;
@@ -129,7 +131,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       </header>
       <div className="pane-body">
         <div className="xterm-host" ref={hostRef} />
-        {(offline || refused > 0 || note) && (
+        {(offline || refused > 0 || broken || note) && (
           <div className="pane-input" role="status" data-testid="pane-input">
             {offline && (
               <div data-testid="pane-offline">
@@ -140,6 +142,12 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             {refused > 0 && (
               <div className="refused" data-testid="pane-refused">
                 input past {HOLD_LIMIT / 1024} KiB was not sent ({refused} bytes); what came before is sent whole when back
+              </div>
+            )}
+            {broken && (
+              <div className="refused" data-testid="pane-cut">
+                the connection dropped (or the terminal was replaced) while a line was being typed: keys of it may be missing
+                {cut > 0 ? `, and the ${cut} bytes typed after them were not sent` : ''} — check the line before pressing Enter
               </div>
             )}
             {note && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputGate } from './gate';
+import { InputGate, LOST_WINDOW_MS } from './gate';
 import { HOLD_LIMIT, InputHold } from './hold';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -102,12 +102,12 @@ describe('InputGate', () => {
     gate.send(enc('echo EA'));
     gate.send(enc('RLY-ABC\r'));
     expect(sent).toEqual([]);
-    expect(states.at(-1)).toEqual({ held: 15, refused: 0 });
+    expect(states.at(-1)).toMatchObject({ held: 15, refused: 0 });
     setOpen(true);
     expect(gate.flush()).toBe(true);
     gate.send(enc('next\r'));
     expect(sent.join('')).toBe('echo EARLY-ABC\rnext\r');
-    expect(states.at(-1)).toEqual({ held: 0, refused: 0 });
+    expect(states.at(-1)).toMatchObject({ held: 0, refused: 0 });
   });
 
   it('while disconnected keeps holding even if a key comes when it is back but not yet flushed', () => {
@@ -128,13 +128,108 @@ describe('InputGate', () => {
     const { gate, sent, states, setOpen } = setup(8);
     gate.send(enc('ls\r'));
     gate.send(enc('cat bigfile'));
-    expect(states.at(-1)).toEqual({ held: 3, refused: 11 });
+    expect(states.at(-1)).toMatchObject({ held: 3, refused: 11 });
     setOpen(true);
     gate.flush();
     expect(sent).toEqual(['ls\r']);
-    expect(states.at(-1)).toEqual({ held: 0, refused: 11 });
+    expect(states.at(-1)).toMatchObject({ held: 0, refused: 11 });
     gate.send(enc('x'));
-    expect(states.at(-1)).toEqual({ held: 0, refused: 0 });
+    expect(states.at(-1)).toMatchObject({ held: 0, refused: 0 });
     expect(sent).toEqual(['ls\r', 'x']);
+  });
+
+  function clocked() {
+    const sent: string[] = [];
+    let open = true;
+    let t = 0;
+    const states: { cut: number; broken: boolean }[] = [];
+    const gate = new InputGate(
+      () => (open ? { input: (p: Uint8Array) => sent.push(new TextDecoder().decode(p)) } : null),
+      (s) => states.push({ cut: s.cut, broken: s.broken }),
+      undefined,
+      () => t,
+    );
+    return { gate, sent, states, setOpen: (v: boolean) => (open = v), tick: (ms: number) => (t += ms) };
+  }
+
+  it('a line half sent just before the connection dropped: what was typed meanwhile is refused, visibly', () => {
+    const { gate, sent, states, setOpen, tick } = clocked();
+    gate.send(enc('echo K-klr9'));
+    tick(10);
+    setOpen(false);
+    gate.connectionLost();
+    expect(states.at(-1)).toEqual({ cut: 0, broken: true });
+    gate.send(enc('a2s-42 > f\r'));
+    gate.send(enc('echo next\r'));
+    setOpen(true);
+    gate.flush();
+    // Nothing typed meanwhile is appended to the uncertain line the shell still holds.
+    expect(sent.join('')).toBe('echo K-klr9');
+    expect(states.at(-1)).toEqual({ cut: 21, broken: true });
+    // Typed once back: sent as typed.
+    gate.send(enc('x'));
+    expect(sent.join('')).toBe('echo K-klr9x');
+  });
+
+  it('the notice stays until a line is sent after it', () => {
+    const { gate, states, setOpen, tick } = clocked();
+    gate.send(enc('echo ab'));
+    tick(10);
+    setOpen(false);
+    gate.connectionLost();
+    gate.send(enc('c'));
+    setOpen(true);
+    gate.flush();
+    expect(states.at(-1)).toEqual({ cut: 1, broken: true });
+    gate.send(enc('x'));
+    expect(states.at(-1)).toEqual({ cut: 1, broken: true });
+    gate.send(enc('\r'));
+    expect(states.at(-1)).toEqual({ cut: 0, broken: false });
+  });
+
+  it('a line whose start was sent long before the drop is completed whole', () => {
+    const { gate, sent, setOpen, tick } = clocked();
+    gate.send(enc('echo K-'));
+    tick(LOST_WINDOW_MS + 1);
+    setOpen(false);
+    gate.connectionLost();
+    gate.send(enc('rest\r'));
+    setOpen(true);
+    gate.flush();
+    expect(sent.join('')).toBe('echo K-rest\r');
+    expect(gate.state).toMatchObject({ cut: 0, broken: false });
+  });
+
+  it('nothing half typed at the drop: nothing is cut', () => {
+    const { gate, sent, setOpen } = clocked();
+    gate.send(enc('ls\r'));
+    setOpen(false);
+    gate.connectionLost();
+    gate.send(enc('pwd\r'));
+    setOpen(true);
+    gate.flush();
+    expect(sent.join('')).toBe('ls\rpwd\r');
+  });
+
+  it('a new terminal in the pane does not get the rest of a line begun in the old one', () => {
+    const { gate, sent, setOpen } = clocked();
+    gate.send(enc('echo ok'));
+    setOpen(false); // the daemon died
+    gate.send(enc('>notes.txt\r'));
+    gate.send(enc('echo whole\r'));
+    gate.newTarget();
+    setOpen(true);
+    gate.flush();
+    expect(sent.join('')).toBe('echo okecho whole\r');
+    expect(gate.state).toMatchObject({ cut: 11, broken: true });
+  });
+
+  it('a new terminal with nothing held: what is typed next goes through whole', () => {
+    const { gate, sent } = clocked();
+    gate.send(enc('half'));
+    gate.newTarget();
+    gate.send(enc('ls\r'));
+    expect(sent.join('')).toBe('halfls\r');
+    expect(gate.state).toMatchObject({ cut: 0, broken: false });
   });
 });

@@ -15,7 +15,7 @@ import { shortcutFor, type Shortcut } from '../keys';
 import { canReadClipboard, openExternal, readClipboard, writeClipboard } from '../platform';
 import { FlowControl } from '../stream/flow';
 import { InputGate } from '../stream/gate';
-import type { HoldState } from '../stream/hold';
+import type { GateState } from '../stream/gate';
 import { InputBatcher } from '../stream/input';
 import { pickRenderer } from './renderer';
 import { currentScheme, onSchemeChange, themeFor } from './theme';
@@ -51,7 +51,7 @@ export interface TerminalViewOptions {
 }
 
 /** A pane's input and screen, for its header and notices. */
-export interface PaneInputState extends HoldState {
+export interface PaneInputState extends GateState {
   /** The screen is the last one seen, not yet redrawn from the host (reconnect, recovery). */
   stale: boolean;
 }
@@ -143,6 +143,7 @@ export class TerminalView {
   retarget(terminalId: string): void {
     if (this.disposed || terminalId === this.tid) return;
     this.tid = terminalId;
+    this.gate.newTarget();
     if (this.opened) void this.attach(true);
   }
 
@@ -162,8 +163,13 @@ export class TerminalView {
     this.gate.flush();
   }
 
+  /** The connection to the host dropped (keys sent just before may be lost). */
+  connectionLost(): void {
+    this.gate.connectionLost();
+  }
+
   inputState(): PaneInputState {
-    return { ...this.gate.hold.state, stale: this.stale };
+    return { ...this.gate.state, stale: this.stale };
   }
 
   /** Shows the terminal in host; the first time, opens it and attaches to the host terminal. */
@@ -403,7 +409,7 @@ export class TerminalView {
 
   private reportInput(): void {
     const s = this.inputState();
-    const key = `${s.held}/${s.refused}/${s.stale}`;
+    const key = `${s.held}/${s.refused}/${s.cut}/${s.broken}/${s.stale}`;
     if (key === this.lastInputState) return;
     this.lastInputState = key;
     this.opts.onInputState?.(s);
