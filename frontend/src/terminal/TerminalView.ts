@@ -58,6 +58,10 @@ export interface PaneInputState extends GateState {
 
 /** How long a re-attach may show the old screen if the host sends no replay at all. */
 const STALE_MAX_MS = 1500;
+/** A re-attach's replay is gathered this long (or to this size) before the old screen is replaced. */
+const REPLAY_GATHER_MS = 40;
+const REPLAY_GATHER_BYTES = 256 * 1024;
+const RIS = new Uint8Array([0x1b, 0x63]);
 
 export interface ViewStats {
   handle: number | null;
@@ -336,20 +340,47 @@ export class TerminalView {
       },
     });
     this.flow = flow;
-    const sink: OutputSink = (payload) => {
-      if (seq !== this.attachSeq) return;
-      if (pendingClear) {
-        pendingClear = false;
-        this.term.write('\x1bc');
-        this.setStale(false);
-      }
-      const n = payload.byteLength;
+    const write = (payload: Uint8Array, extra = 0) => {
+      const n = payload.byteLength - extra;
       flow.onWrite(n);
       this.totals.written += n;
       this.term.write(payload, () => {
         this.totals.rendered += n;
         flow.onRendered(n);
       });
+    };
+    // The replay's first frames, gathered while the old screen still shows:
+    // the RIS and they go to xterm as one chunk, which it parses in one go,
+    // so no frame is drawn between the wipe and the restored text.
+    let early: Uint8Array[] = [];
+    let earlyBytes = 0;
+    let earlyTimer: ReturnType<typeof setTimeout> | null = null;
+    const clearNow = () => {
+      if (!pendingClear || seq !== this.attachSeq) return;
+      pendingClear = false;
+      if (earlyTimer) clearTimeout(earlyTimer);
+      earlyTimer = null;
+      const all = new Uint8Array(RIS.byteLength + earlyBytes);
+      all.set(RIS, 0);
+      let off = RIS.byteLength;
+      for (const c of early) {
+        all.set(c, off);
+        off += c.byteLength;
+      }
+      early = [];
+      write(all, RIS.byteLength);
+      this.setStale(false);
+    };
+    const sink: OutputSink = (payload) => {
+      if (seq !== this.attachSeq) return;
+      if (pendingClear) {
+        early.push(payload.slice());
+        earlyBytes += payload.byteLength;
+        if (earlyBytes >= REPLAY_GATHER_BYTES) clearNow();
+        else if (!earlyTimer) earlyTimer = setTimeout(clearNow, REPLAY_GATHER_MS);
+        return;
+      }
+      write(payload);
     };
     const { cols, rows } = this.term;
     try {
@@ -378,10 +409,7 @@ export class TerminalView {
       if (this.staleTimer) clearTimeout(this.staleTimer);
       this.staleTimer = setTimeout(() => {
         this.staleTimer = null;
-        if (seq !== this.attachSeq || !pendingClear) return;
-        pendingClear = false;
-        this.term.write('\x1bc');
-        this.setStale(false);
+        clearNow();
       }, STALE_MAX_MS);
     }
     // The pane may have been resized while the attach was in flight.
