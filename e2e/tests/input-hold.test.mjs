@@ -62,12 +62,28 @@ test('typing from before the page is up: each command arrives whole or not at al
       }
     };
 
-    // Cold page: typing starts as soon as the navigation has committed.
+    // Typing starts as soon as the document can listen (its first script, early-keys.js, has
+    // run: keys sent before that reach no page at all), long before the app, its socket and
+    // its terminals exist.
+    const listening = () =>
+      waitFor(
+        () =>
+          page
+            .evaluate(
+              // A build without early-keys.js (main before issue 14): once its first script is parsed.
+              () => !!window.__repriseEarlyKeys || (document.scripts.length > 0 && !document.querySelector('script[src*="early-keys"]')),
+            )
+            .catch(() => false),
+        { intervalMs: 1, message: 'the document to listen' },
+      );
+    // Cold page.
     await page.goto(ctx.server.url, { waitUntil: 'commit' });
+    await listening();
     const cold = await typeThrough('C', 2);
     await waitReady(page);
     // Reload: the same while the page goes away and comes back.
     await page.reload({ waitUntil: 'commit' });
+    await listening();
     const warm = await typeThrough('R', 2);
     await waitReady(page);
     t.diagnostic(`typed ${cold} commands through a cold load, ${warm} through a reload`);

@@ -125,6 +125,7 @@ export class KeyCatcher {
   through(data: string, t: number): string {
     if (this.first) {
       this.first = false;
+      // A key made before the page listened (queued while it loaded) counts too.
       this.cutting = t - this.opts.start < (this.opts.graceMs ?? GRACE_MS);
     }
     if (!this.cutting) return data;
