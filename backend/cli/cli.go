@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/mcp"
@@ -347,23 +348,7 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	// A leftover (or planted symlink) at the temporary name is removed, not
-	// written through; O_EXCL refuses one planted again in between.
-	_ = os.Remove(tmp)
-	f, err := safefile.CreateExcl(tmp, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, b, 0o600)
 }
 
 // terminalRow is one line of `reprise terminals list`.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/agents/catalog"
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/hooks/install"
 	"github.com/reprise-dev/reprise/backend/layout"
@@ -307,19 +308,7 @@ func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(path, b, 0o600)
 }
 
 // CreateAgent starts an agent in a new tab, or in the given pane (replacing

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
@@ -23,8 +24,11 @@ import (
 // order: <unix nanos, 20 digits>-<random>.json.
 type Inbox struct{ Dir string }
 
-// Put stores one record atomically (write to a temp name, then rename), so
-// a reader never sees half a record.
+// Put stores one record atomically and durably (see atomicfile: a hidden
+// temp name created O_EXCL, fsynced, renamed into place, the directory
+// fsynced), so a reader never sees half a record and a record Put
+// acknowledged survives a power loss: the hook has already told the agent
+// it is done.
 func (in Inbox) Put(rec []byte) error {
 	if err := os.MkdirAll(in.Dir, 0o700); err != nil {
 		return fmt.Errorf("inbox: %w", err)
@@ -32,12 +36,7 @@ func (in Inbox) Put(rec []byte) error {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := fmt.Sprintf("%020d-%s.json", time.Now().UnixNano(), hex.EncodeToString(b[:]))
-	tmp := filepath.Join(in.Dir, "."+name+".tmp")
-	if err := writeNew(tmp, rec); err != nil {
-		return fmt.Errorf("inbox: write: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(in.Dir, name)); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(filepath.Join(in.Dir, name), rec, 0o600); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
 	return nil
@@ -72,24 +71,6 @@ func pruneRejected(dir string, keep int) {
 	for _, n := range names[:len(names)-keep] {
 		_ = os.Remove(filepath.Join(dir, n))
 	}
-}
-
-// writeNew writes a new file. O_EXCL|O_NOFOLLOW: something planted at the
-// name (a symlink to a file elsewhere) makes the write fail instead of
-// writing through it.
-func writeNew(path string, b []byte) error {
-	f, err := safefile.CreateExcl(path, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }
 
 // ErrReject marks a record the consumer can never accept (malformed): it is

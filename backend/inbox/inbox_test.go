@@ -112,17 +112,26 @@ func TestRejectedIsPruned(t *testing.T) {
 	}
 }
 
-// A symlink planted at a temporary name must not be written through.
+// A symlink planted in the inbox (at a temporary-looking name) is never
+// written through: Put's temporary files are fresh names created O_EXCL
+// (atomicfile), and the drain skips hidden names.
 func TestPutRefusesPlantedSymlink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(t.TempDir(), "victim")
 	os.WriteFile(target, []byte("keep"), 0o600)
-	tmp := filepath.Join(dir, ".planted.tmp")
+	tmp := filepath.Join(dir, ".planted.json.tmp")
 	if err := os.Symlink(target, tmp); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeNew(tmp, []byte("x")); err == nil {
-		t.Error("wrote through a planted symlink")
+	in := Inbox{Dir: dir}
+	for i := 0; i < 20; i++ {
+		if err := in.Put([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := in.Drain(func(string, []byte) error { return nil })
+	if err != nil || n != 20 {
+		t.Fatalf("drained %d, %v; want the 20 records", n, err)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep" {
 		t.Fatalf("the symlink's target was written: %q", b)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/host"
 )
 
@@ -67,11 +68,7 @@ func LoadOrCreateToken(path string) (string, error) {
 		}
 	}
 	t := NewToken()
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(t+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("save web token: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(t+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("save web token: %w", err)
 	}
 	return t, nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
@@ -64,49 +65,22 @@ func readConfig(path string) (*config, error) {
 	return c, nil
 }
 
-// replace writes data over the file atomically: a temporary file in the
-// same directory, fsync, rename, fsync of the directory. The mode is kept
-// (0600 for a new file); a missing directory is created 0700. If the file
-// changed since it was read, nothing is written.
+// replace writes data over the file atomically and durably (atomicfile).
+// The mode is kept (0600 for a new file); a missing directory is created
+// 0700. If the file changed since it was read, nothing is written.
 func (c *config) replace(data []byte) error {
-	dir := filepath.Dir(c.real)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(c.real), 0o700); err != nil {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(c.real)+".reprise-*")
-	if err != nil {
-		return fmt.Errorf("%s: %w", c.path, err)
-	}
-	name := tmp.Name()
-	done := false
-	defer func() {
-		if !done {
-			os.Remove(name)
+	var changed error
+	check := func() error { changed = c.unchanged(); return changed }
+	if err := atomicfile.Write(c.real, data, atomicfile.Options{Perm: c.mode, BeforeRename: check}); err != nil {
+		if changed != nil {
+			return changed // already names the file
 		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: write: %w", c.path, err)
-	}
-	if err := tmp.Chmod(c.mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: chmod: %w", c.path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: sync: %w", c.path, err)
-	}
-	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
-	if err := c.unchanged(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, c.real); err != nil {
-		return fmt.Errorf("%s: %w", c.path, err)
-	}
-	done = true
-	return syncDir(dir)
+	return nil
 }
 
 // remove deletes the file (only ever one Reprise created).
@@ -117,7 +91,7 @@ func (c *config) remove() error {
 	if err := os.Remove(c.real); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", c.path, err)
 	}
-	return syncDir(filepath.Dir(c.real))
+	return atomicfile.SyncDir(filepath.Dir(c.real))
 }
 
 func (c *config) unchanged() error {
@@ -151,18 +125,6 @@ func removeDirs(dirs []string) {
 			return
 		}
 	}
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
 }
 
 // The state file remembers, per config file, what Reprise created there, so
