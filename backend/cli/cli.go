@@ -24,11 +24,11 @@ import (
 	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
+	"github.com/reprise-dev/reprise/backend/logfile"
 	"github.com/reprise-dev/reprise/backend/mcp"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyd"
-	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/store"
 	"github.com/reprise-dev/reprise/backend/web"
 )
@@ -261,7 +261,7 @@ func versionLine() string {
 
 // OpenLog returns a logger writing to path (0600), or stderr if it cannot.
 func OpenLog(path string, level slog.Level) (*slog.Logger, func()) {
-	f, err := safefile.OpenAppend(path, 0o600) // a planted symlink is refused
+	f, err := logfile.Open(path) // rotating; a planted symlink is refused
 	if err != nil {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})), func() {}
 	}
@@ -276,8 +276,13 @@ func runPtyd(homeFlag string, env Env) error {
 	if err := home.Ensure(); err != nil {
 		return err
 	}
-	// stdout/stderr already go to the log file when the host spawned us.
+	// The daemon logs to its rotating ptyd.log; stdout/stderr (a crash
+	// trace) go to ptyd.stderr.log when the host spawned us.
 	logger := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	if f, err := logfile.Open(home.PtydLog()); err == nil {
+		defer f.Close()
+		logger = slog.New(slog.NewTextHandler(f, nil))
+	}
 	err = ptyd.Run(context.Background(), home, logger)
 	if errors.Is(err, ptyd.ErrAlreadyRunning) {
 		fmt.Fprintf(env.Stderr, "reprise ptyd: %s (%s)\n", err, home.Dir)

@@ -17,7 +17,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/inbox"
-	"github.com/reprise-dev/reprise/backend/safefile"
+	"github.com/reprise-dev/reprise/backend/logfile"
 	"github.com/reprise-dev/reprise/sdk"
 )
 
@@ -36,9 +36,10 @@ func runHook(args []string, stdin io.Reader) error {
 	}
 	agent, event, rest := args[0], args[1], args[2:]
 	_ = os.MkdirAll(filepath.Join(home, "logs"), 0o700)
-	logf, _ := safefile.OpenAppend(filepath.Join(home, "logs", "hooks.log"), 0o600)
-	if logf != nil {
-		defer logf.Close()
+	var logf io.Writer // nil: the log cannot be opened
+	if f, err := logfile.Open(filepath.Join(home, "logs", "hooks.log")); err == nil {
+		logf = f
+		defer f.Close()
 	}
 	logger := slog.New(slog.NewTextHandler(fallbackWriter{logf, os.Stderr}, nil)).With("component", "hook", "agent", agent, "event", event, "terminal", tid)
 	if !terminalIDPattern.MatchString(tid) {
@@ -170,7 +171,7 @@ func putRetrying(in inbox.Inbox, rec []byte, logger *slog.Logger) error {
 // same one), to the hook's stderr: the agent keeps or shows it, and a lost
 // event is never silent. stdout stays empty, as agents may parse it.
 type fallbackWriter struct {
-	f        *os.File
+	f        io.Writer
 	fallback io.Writer
 }
 

@@ -14,8 +14,8 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
+	"github.com/reprise-dev/reprise/backend/logfile"
 	"github.com/reprise-dev/reprise/backend/paths"
-	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/sdk"
 )
 
@@ -187,9 +187,9 @@ func agentEnv(environ []string) []string {
 	return out
 }
 
-// openLog appends to the host log (0600), or discards if it cannot.
+// openLog appends to the rotating host log (0600), or discards if it cannot.
 func openLog(path string) (*slog.Logger, func()) {
-	f, err := safefile.OpenAppend(path, 0o600) // a planted symlink is refused
+	f, err := logfile.Open(path) // rotating; a planted symlink is refused
 	if err != nil {
 		return slog.New(slog.DiscardHandler), func() {}
 	}

@@ -47,6 +47,7 @@ func (h Home) WebToken() string      { return filepath.Join(h.RunDir(), "web-tok
 func (h Home) DB() string            { return filepath.Join(h.Dir, "reprise.db") }
 func (h Home) LogDir() string        { return filepath.Join(h.Dir, "logs") }
 func (h Home) PtydLog() string       { return filepath.Join(h.LogDir(), "ptyd.log") }
+func (h Home) PtydStderr() string    { return filepath.Join(h.LogDir(), "ptyd.stderr.log") }
 func (h Home) HostLog() string       { return filepath.Join(h.LogDir(), "host.log") }
 func (h Home) ScrollbackDir() string { return filepath.Join(h.Dir, "scrollback") }
 

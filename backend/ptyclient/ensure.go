@@ -37,17 +37,23 @@ func Ensure(ctx context.Context, home paths.Home, exe string, opts Options) (*Cl
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return nil, fmt.Errorf("pty daemon did not start within 5s (%v); see %s: %s", lastErr, home.PtydLog(), lastLogLine(home.PtydLog()))
+	log := home.PtydStderr() // where a failure to start is printed
+	if lastLogLine(log) == "" {
+		log = home.PtydLog()
+	}
+	return nil, fmt.Errorf("pty daemon did not start within 5s (%v); see %s: %s", lastErr, log, lastLogLine(log))
 }
 
 // Spawn starts a detached daemon: its own session (so the host's terminal
 // or process group dying does not reach it), stdin from /dev/null, output
-// appended to its log file, cwd "/".
+// (a failure to start, a crash trace) appended to ptyd.stderr.log, cwd "/".
+// The daemon writes its own log, ptyd.log, which rotates; this file is only
+// written when something goes badly wrong, so it stays small.
 func Spawn(home paths.Home, exe string) error {
 	if err := home.Ensure(); err != nil {
 		return err
 	}
-	logf, err := safefile.OpenAppend(home.PtydLog(), 0o600) // a planted symlink is refused
+	logf, err := safefile.OpenAppend(home.PtydStderr(), 0o600) // a planted symlink is refused
 	if err != nil {
 		return fmt.Errorf("open daemon log: %w", err)
 	}
@@ -70,8 +76,8 @@ func Spawn(home paths.Home, exe string) error {
 
 func lastLogLine(path string) string {
 	b, err := os.ReadFile(path)
-	if err != nil {
-		return "no log"
+	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+		return ""
 	}
 	lines := strings.Split(string(bytes.TrimSpace(b)), "\n")
 	return lines[len(lines)-1]
