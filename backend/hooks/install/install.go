@@ -7,9 +7,12 @@
 // installing again replaces them (after the binary moved, say) and the
 // user's own entries are never touched.
 //
-// Edits are non-destructive: JSON files are edited through an
-// order-preserving tree that writes untouched values back byte for byte;
-// Kimi's TOML gets one marked block appended. Files are replaced atomically
+// Edits are non-destructive: JSON files (with comments and trailing commas,
+// as Gemini and others allow) are edited through an order-preserving tree
+// that writes everything it did not change back byte for byte; Kimi's TOML
+// gets one marked block appended. Every edit is read back before it is
+// written: it must parse to the user's values plus Reprise's, or the file
+// is left alone. Files are replaced atomically
 // and keep their mode. A config that does not parse is refused, never
 // overwritten. What Reprise created (a file, an empty "hooks" object) is
 // remembered in a state file so Remove can take exactly that out again.
@@ -354,6 +357,20 @@ func summarise(agent, path, exe string, def agentDef, got []found) Status {
 	return st
 }
 
+// checkJSON re-reads the text about to be written: it must parse, to
+// exactly the values of the edited tree (the user's plus Reprise's). A bug
+// in laying out the edit then refuses the edit instead of damaging the file.
+func checkJSON(out []byte, d *doc) error {
+	again, err := parseDoc(out)
+	if err != nil {
+		return fmt.Errorf("the edited config would not parse (%w)", err)
+	}
+	if !sameValue(again.root, d.root) {
+		return errors.New("the edited config would not read back as written")
+	}
+	return nil
+}
+
 func blank(b []byte) bool { return len(strings.TrimSpace(string(b))) == 0 }
 
 func (in Installer) installJSON(agent string, def agentDef) error {
@@ -389,7 +406,11 @@ func (in Installer) installJSON(agent string, def agentDef) error {
 	case rec != nil:
 		rec.Created = append(rec.Created, created...)
 	}
-	if out := d.encode(); !c.exists || string(out) != string(c.data) {
+	out := d.encode()
+	if err := checkJSON(out, d); err != nil {
+		return fmt.Errorf("%s: %w; Reprise did not edit it", path, err)
+	}
+	if !c.exists || string(out) != string(c.data) {
 		if err := c.replace(out); err != nil {
 			return err
 		}
@@ -423,7 +444,12 @@ func (in Installer) removeJSON(agent string, def agentDef) error {
 			case empty && rec != nil && rec.Blank != nil:
 				err = c.replace([]byte(*rec.Blank))
 			default:
-				err = c.replace(d.encode())
+				out := d.encode()
+				if err = checkJSON(out, d); err == nil {
+					err = c.replace(out)
+				} else {
+					err = fmt.Errorf("%s: %w; Reprise did not edit it", path, err)
+				}
 			}
 			if err != nil {
 				return err

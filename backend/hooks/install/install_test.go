@@ -74,9 +74,9 @@ func installedCommands(t *testing.T, agent, path string) map[string]string {
 		}
 		return out
 	}
-	var v any
-	if err := json.Unmarshal([]byte(data), &v); err != nil {
-		t.Fatalf("%s: %v", path, err)
+	v, ok := standardValue([]byte(data))
+	if !ok {
+		t.Fatalf("%s does not parse:\n%s", path, data)
 	}
 	for _, k := range spec.container {
 		v = v.(map[string]any)[k]
@@ -640,8 +640,9 @@ func TestMalformedConfigRefused(t *testing.T) {
 		{"claude", `[]`, true},
 		{"claude", `{"hooks": []}`, true},
 		{"claude", `{"hooks": {"Stop": {"command": "x"}}}`, true},
-		{"gemini", "{\n  // comments are not JSON\n  \"theme\": \"x\"\n}\n", false},
-		{"gemini", `{"hooks": {"SessionStart": [],}}`, false},
+		{"gemini", "{\n  /* an unterminated comment\n  \"theme\": \"x\"\n}\n", false},
+		{"gemini", `{"hooks": {"SessionStart": [],,}}`, false},
+		{"gemini", "{\"a\": 1 // no closing brace\n", false},
 		{"cursor-agent", `{"version": 1, "hooks": "none"}`, true},
 		{"mastracode", `{"Stop": "say done"}`, true},
 		{"droid", "\x00", false},
