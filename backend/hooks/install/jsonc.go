@@ -65,7 +65,7 @@ type doc struct {
 	// noFinalBreak: the file ends in a line comment without a line break,
 	// added for parsing and taken off again on encode.
 	noFinalBreak bool
-	style  style
+	style        style
 }
 
 type style struct {

@@ -30,7 +30,7 @@ var jsoncOriginals = map[string]string{
 }
 `,
 	"comment after the last member, no trailing comma": "{\n  \"theme\": \"dark\" // the user's theme\n}\n",
-	"comment before the closing brace":                  "{\n  \"a\": 1,\n  // more settings later\n}\n",
+	"comment before the closing brace":                 "{\n  \"a\": 1,\n  // more settings later\n}\n",
 	"user hooks with comments": `{
   "hooks": {
     // lint before every turn
@@ -40,15 +40,15 @@ var jsoncOriginals = map[string]string{
   },
 }
 `,
-	"crlf":              "{\r\n\t// tabbed, CRLF\r\n\t\"model\": \"pro\",\r\n\t\"hooks\": {},\r\n}\r\n",
-	"bom":               "\xef\xbb\xbf{\n  \"a\": [1, 2,], /* x */\n  \"b\": null\n}\n",
-	"one line":          `{"model": "pro", /* inline */ "x": [1,2,]}`,
-	"odd spacing":       "  {   \"a\"  :  1 ,\n\n\n     \"b\":{ }  }  \n\n",
-	"comment at the end": "{\"a\": 1}\n// trailing comment, no newline",
-	"block comment first": "/* settings */ {\n    \"a\": 1\n}",
-	"empty object with a comment":  "{ /* nothing yet */ }\n",
-	"empty hooks with a comment":   "{\n  \"hooks\": {\n    // add hooks here\n  }\n}\n",
-	"nested arrays and escapes":    "{\n  \"env\": {\"K\": \"caf\\u00e9 \\\"q\\\"\"}, // é\n  \"n\": [1.50, -0, 1E+2,],\n}\n",
+	"crlf":                        "{\r\n\t// tabbed, CRLF\r\n\t\"model\": \"pro\",\r\n\t\"hooks\": {},\r\n}\r\n",
+	"bom":                         "\xef\xbb\xbf{\n  \"a\": [1, 2,], /* x */\n  \"b\": null\n}\n",
+	"one line":                    `{"model": "pro", /* inline */ "x": [1,2,]}`,
+	"odd spacing":                 "  {   \"a\"  :  1 ,\n\n\n     \"b\":{ }  }  \n\n",
+	"comment at the end":          "{\"a\": 1}\n// trailing comment, no newline",
+	"block comment first":         "/* settings */ {\n    \"a\": 1\n}",
+	"empty object with a comment": "{ /* nothing yet */ }\n",
+	"empty hooks with a comment":  "{\n  \"hooks\": {\n    // add hooks here\n  }\n}\n",
+	"nested arrays and escapes":   "{\n  \"env\": {\"K\": \"caf\\u00e9 \\\"q\\\"\"}, // é\n  \"n\": [1.50, -0, 1E+2,],\n}\n",
 }
 
 func TestJSONCRoundTrip(t *testing.T) {
