@@ -303,15 +303,13 @@ func (in Installer) Status(agent string) (Status, error) {
 	var got []found
 	if c.exists {
 		if def.json == nil {
-			start, end, ok, err := blockRange(string(c.data))
+			mine, err := in.tomlState(path, string(c.data), agent)
 			if err != nil {
-				return Status{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, err)
+				return Status{}, err
 			}
-			if ok {
-				for _, h := range tomlHooks(string(c.data[start:end])) {
-					if o, ok := parseCommand(h.command); ok && o.agent == agent {
-						got = append(got, found{h.event, o})
-					}
+			for _, e := range mine {
+				if o, ok := parseCommand(e.command); ok {
+					got = append(got, found{e.event, o})
 				}
 			}
 		} else if len(strings.TrimSpace(string(c.data))) > 0 {
@@ -460,6 +458,33 @@ func (in Installer) removeJSON(agent string, def agentDef) error {
 	return in.saveState(st)
 }
 
+// tomlState checks a Kimi config as it is: it must parse, and if it has
+// Reprise's block, Reprise's entries must hold nothing of the user's and the
+// rest must read the same without the block. It returns Reprise's entries.
+func (in Installer) tomlState(path, content, agent string) ([]tomlEntry, error) {
+	start, end, ok, err := blockRange(content)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", path, ErrMalformed, err)
+	}
+	user := content
+	if ok {
+		user = content[:start] + content[end:]
+	}
+	uv, err := parseTOML(user)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w; fix or move it, Reprise will not edit it", path, ErrMalformed, err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	if err := checkTOML(content, uv, agent, nil); err != nil {
+		return nil, fmt.Errorf("%s: %w: %w; Reprise will not edit it", path, ErrMalformed, err)
+	}
+	v, _ := parseTOML(content)
+	mine, _ := splitTOMLHooks(v, agent)
+	return mine, nil
+}
+
 func (in Installer) installTOML(agent string, def agentDef) error {
 	path := def.path(in)
 	c, err := readConfig(path)
@@ -467,47 +492,78 @@ func (in Installer) installTOML(agent string, def agentDef) error {
 		return err
 	}
 	content := string(c.data)
-	start, end, ok, err := blockRange(content)
-	if err != nil {
-		return fmt.Errorf("%s: %w: %w", path, ErrMalformed, err)
+	if _, err := in.tomlState(path, content, agent); err != nil {
+		return err
 	}
+	start, end, had, _ := blockRange(content)
 	user := content
-	if ok {
+	if had {
 		user = content[:start] + content[end:]
 	}
-	if err := tomlConflict(user); err != nil {
-		return fmt.Errorf("%s: %w; Reprise will not edit it", path, err)
-	}
+	uv, _ := parseTOML(user)
 	nl := "\n"
 	if strings.Contains(content, "\r\n") {
 		nl = "\r\n"
 	}
-	block := tomlBlock(in.Exe, agent, def.events, timeout, nl)
 	st := in.loadState()
-	var out string
-	if ok {
-		if !strings.HasSuffix(content[start:end], "\n") {
-			block = strings.TrimSuffix(block, nl) // the old block ended the file without a newline
-		}
-		out = content[:start] + block + content[end:]
-	} else {
-		rec := &fileState{Agent: agent, CreatedFile: !c.exists}
+	rec := st.Files[path]
+	if !had {
+		rec = &fileState{Agent: agent, CreatedFile: !c.exists}
 		if !c.exists {
 			rec.CreatedDirs = c.missingDirs()
 		}
-		if content != "" && !strings.HasSuffix(content, "\n") {
-			content += nl
-			rec.AddedNewline = true
-		}
-		out = content + block
 		st.Files[path] = rec
 	}
-	if !c.exists || out != string(c.data) {
+	if had && rec != nil && rec.AddedNewline && start == len(user) {
+		// An older Reprise's block last in the file, after a newline it
+		// added: that newline goes with it, as the block moves.
+		user = strings.TrimSuffix(user, nl)
+	}
+	if rec != nil {
+		rec.AddedNewline = false
+	}
+	// Where the block goes (see toml.go): first thing in the file, or
+	// before the user's own [[hooks]] tables.
+	var out string
+	switch hv, ok := uv["hooks"]; {
+	case !ok:
+		at := 0
+		if strings.HasPrefix(user, utf8BOM) {
+			at = len(utf8BOM)
+		}
+		out = user[:at] + tomlInlineBlock(in.Exe, agent, def.events, timeout, nl) + user[at:]
+	case isTableArray(hv):
+		at, found := hooksTableLine(user)
+		if !found {
+			return fmt.Errorf("%s: %w: its hooks are an inline array, which Reprise cannot add to; write them as [[hooks]] tables", path, ErrMalformed)
+		}
+		out = user[:at] + tomlBlock(in.Exe, agent, def.events, timeout, nl) + user[at:]
+	default:
+		return fmt.Errorf("%s: %w: it has a hooks setting that is not a list of hook tables, which clashes with Reprise's hooks; Reprise will not edit it", path, ErrMalformed)
+	}
+	if err := checkTOML(out, uv, agent, wantTOML(in.Exe, agent, def.events, timeout)); err != nil {
+		return fmt.Errorf("%s: %w: %w; Reprise did not edit it", path, ErrMalformed, err)
+	}
+	if !c.exists || out != content {
 		if err := c.replace([]byte(out)); err != nil {
 			return err
 		}
 	}
 	return in.saveState(st)
+}
+
+// isTableArray: a list of tables ([[hooks]] or an inline array of tables).
+func isTableArray(v any) bool {
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return false
+	}
+	for _, el := range list {
+		if _, ok := el.(map[string]any); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (in Installer) removeTOML(agent string, def agentDef) error {
@@ -520,10 +576,10 @@ func (in Installer) removeTOML(agent string, def agentDef) error {
 	}
 	if c.exists {
 		content := string(c.data)
-		start, end, ok, err := blockRange(content)
-		if err != nil {
-			return fmt.Errorf("%s: %w: %w", path, ErrMalformed, err)
+		if _, err := in.tomlState(path, content, agent); err != nil {
+			return err
 		}
+		start, end, ok, _ := blockRange(content)
 		if ok {
 			out := content[:start] + content[end:]
 			if rec != nil && rec.AddedNewline && end == len(content) {

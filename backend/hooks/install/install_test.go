@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 	"time"
 )
 
@@ -69,8 +71,14 @@ func installedCommands(t *testing.T, agent, path string) map[string]string {
 	data := readFile(t, path)
 	spec := agents[agent].json
 	if spec == nil {
-		for _, h := range tomlHooks(data) {
-			add(h.event, h.command)
+		var v struct {
+			Hooks []struct{ Event, Command string }
+		}
+		if err := toml.Unmarshal([]byte(strings.TrimPrefix(data, "\xef\xbb\xbf")), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, h := range v.Hooks {
+			add(h.Event, h.Command)
 		}
 		return out
 	}
@@ -232,8 +240,8 @@ func TestHandlerShapes(t *testing.T) {
 		}
 	}
 	kimi := readFile(t, target(t, in, "kimi").Path)
-	wantBlock := tomlBegin + "\n[[hooks]]\nevent = \"SessionStart\"\ncommand = \"[ -n \\\"$REPRISE_TERMINAL_ID\\\" ] && '" + exe + "' hook kimi SessionStart || true\"\ntimeout = 5\n"
-	if !strings.HasPrefix(kimi, wantBlock) || !strings.HasSuffix(kimi, "timeout = 1\n"+tomlEnd+"\n") {
+	wantBlock := tomlBegin + "\nhooks = [\n  { event = \"SessionStart\", command = \"[ -n \\\"$REPRISE_TERMINAL_ID\\\" ] && '" + exe + "' hook kimi SessionStart || true\", timeout = 5 },\n"
+	if !strings.HasPrefix(kimi, wantBlock) || !strings.HasSuffix(kimi, "timeout = 1 },\n]\n"+tomlEnd+"\n") {
 		t.Errorf("kimi block:\n%s", kimi)
 	}
 }
