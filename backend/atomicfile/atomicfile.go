@@ -45,9 +45,10 @@ func Write(path string, data []byte, o Options) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	// A dot name, so directory scanners that skip hidden files (the inbox's
-	// drain) never see a half-written file.
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	// A dot name ending in .tmp (".<base>.<random>.tmp"), so directory
+	// scanners that skip hidden files (the inbox's drain) never see a
+	// half-written file, and a crash's leftover is recognisable.
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
