@@ -177,7 +177,7 @@ func TestInstallStatusRemoveEachAgent(t *testing.T) {
 func assertNoTempFiles(t *testing.T, root string) {
 	t.Helper()
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.Contains(d.Name(), ".reprise-") {
+		if err == nil && strings.HasPrefix(d.Name(), ".") && strings.HasSuffix(d.Name(), ".tmp") { // atomicfile's temporary names
 			t.Errorf("temporary file left: %s", p)
 		}
 		return nil
