@@ -276,19 +276,30 @@ func writeNode(b *bytes.Buffer, n *node, ind string, st style) {
 	b.WriteByte(open)
 	count := len(n.elems) + len(n.members)
 	fresh := 0
+	// A comment ending the last parsed entry's line (`"a": 1 // note`) is
+	// parsed as the start of the text before the closing bracket. Entries
+	// added after it go below it, so it stays on its line.
+	var carry []byte
+	if added := n.added(); !inline && added > 0 && added < count {
+		carry = commentLine(n.inner)
+	}
 	slot := func(i int, before []byte) {
 		if before != nil {
 			b.Write(before)
 			return
 		}
 		fresh++
-		if inline {
+		switch {
+		case inline:
 			if i > 0 {
 				b.WriteString(sep)
 			}
-			return
+		case carry != nil && fresh == 1:
+			b.Write(carry)
+			b.WriteString(childInd)
+		default:
+			b.WriteString(st.newline + childInd)
 		}
-		b.WriteString(st.newline + childInd)
 	}
 	for i := range count {
 		var v *node
@@ -319,6 +330,9 @@ func writeNode(b *bytes.Buffer, n *node, ind string, st style) {
 		}
 	}
 	inner := n.inner
+	if carry != nil {
+		inner = append([]byte(st.newline), inner[len(carry):]...)
+	}
 	if count > 0 && fresh == count && !inline {
 		// A container that was empty: close it on its own line. The parsed
 		// text inside it is written as it was, so emptying it again gives
@@ -332,6 +346,40 @@ func writeNode(b *bytes.Buffer, n *node, ind string, st style) {
 	}
 	b.Write(inner)
 	b.WriteByte(closing)
+}
+
+// added counts the entries Reprise added (always after the parsed ones).
+func (n *node) added() int {
+	k := 0
+	for _, m := range n.members {
+		if m.keyBefore == nil {
+			k++
+		}
+	}
+	for _, e := range n.elems {
+		if e.before == nil {
+			k++
+		}
+	}
+	return k
+}
+
+// commentLine is the start of text up to its first line break, if that
+// holds a comment (the rest of the line above): `  // note\n`.
+func commentLine(text []byte) []byte {
+	i := bytes.IndexByte(text, '\n')
+	if i < 0 || len(bytes.TrimSpace(text[:i])) == 0 {
+		return nil
+	}
+	return text[:i+1]
+}
+
+// trimBreak takes one leading line break off text.
+func trimBreak(text []byte) []byte {
+	if bytes.HasPrefix(text, []byte("\r\n")) {
+		return text[2:]
+	}
+	return bytes.TrimPrefix(text, []byte("\n"))
 }
 
 // writeFresh lays out a value Reprise built, starting at indentation ind.
@@ -520,21 +568,45 @@ func (n *node) set(key string, val *node) {
 
 // del removes every member named key.
 func (n *node) del(key string) {
-	out := n.members[:0]
-	for _, m := range n.members {
-		if m.key != key {
-			out = append(out, m)
+	for i := len(n.members) - 1; i >= 0; i-- {
+		if n.members[i].key != key {
+			continue
 		}
+		n.keepComment(n.members[i].keyBefore, i)
+		n.members = append(n.members[:i], n.members[i+1:]...)
 	}
-	n.members = out
 	n.emptied()
 }
 
 func (n *node) setElem(i int, val *node) { n.elems[i] = takeSlot(val, n.elems[i]) }
 
 func (n *node) removeElem(i int) {
+	n.keepComment(n.elems[i].before, i)
 	n.elems = append(n.elems[:i], n.elems[i+1:]...)
 	n.emptied()
+}
+
+// keepComment: entry i is going, and the text before it starts with a
+// comment that ends the line above (`"a": 1, // note`, as encode writes
+// it when adding after such a line). The comment stays: it moves to the
+// front of what follows, in place of that text's line break.
+func (n *node) keepComment(before []byte, i int) {
+	c := commentLine(before)
+	if c == nil {
+		return
+	}
+	switch next := i + 1; {
+	case n.kind == kObject && next < len(n.members):
+		if kb := n.members[next].keyBefore; kb != nil {
+			n.members[next].keyBefore = append(bytes.Clone(c), trimBreak(kb)...)
+		}
+	case n.kind == kArray && next < len(n.elems):
+		if eb := n.elems[next].before; eb != nil {
+			n.elems[next].before = append(bytes.Clone(c), trimBreak(eb)...)
+		}
+	default:
+		n.inner = append(bytes.Clone(c), trimBreak(n.inner)...)
+	}
 }
 
 // emptied: a container whose last entry went. Reprise only empties what it

@@ -30,6 +30,8 @@ var jsoncOriginals = map[string]string{
 }
 `,
 	"comment after the last member, no trailing comma": "{\n  \"theme\": \"dark\" // the user's theme\n}\n",
+	"nested, comment ending the last line":             "{\n  \"hooks\": {\n    \"BeforeAgent\": [] // none yet\n  },\n  \"ui\": {\"theme\": \"dark\"} // ui\n}\n",
+	"array, comment ending the last line":              "{\n  \"Stop\": [\n    { \"command\": \"say done\" } // mine\n  ]\n}\n",
 	"comment before the closing brace":                 "{\n  \"a\": 1,\n  // more settings later\n}\n",
 	"user hooks with comments": `{
   "hooks": {
@@ -89,6 +91,28 @@ func TestJSONCRoundTrip(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A comment ending the last entry's line stays on that line when Reprise
+// adds entries after it, rather than moving to the end of Reprise's.
+func TestCommentEndingLastLineStays(t *testing.T) {
+	in := newInstaller(t)
+	tg := target(t, in, "gemini")
+	orig := "{\n  \"theme\": \"dark\" // the user's theme\n}\n"
+	writeFile(t, tg.Path, orig, 0o600)
+	if err := in.Install("gemini"); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, tg.Path)
+	if !strings.HasPrefix(got, "{\n  \"theme\": \"dark\", // the user's theme\n  \"hooks\": {\n") || !strings.HasSuffix(got, "\n  }\n}\n") {
+		t.Fatalf("got:\n%s", got)
+	}
+	if err := in.Remove("gemini"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, tg.Path); got != orig {
+		t.Fatalf("after remove %q", got)
 	}
 }
 
