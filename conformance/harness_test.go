@@ -350,7 +350,7 @@ func (r *rig) dumpArtifacts() {
 			}
 		}
 	}
-	for _, f := range []string{"host.log", "hookspy.jsonl", "logs/hooks.log", "logs/ptyd.log"} {
+	for _, f := range []string{"host.log", "hookspy.jsonl", "logs/hooks.log", "logs/ptyd.log", "logs/ptyd.stderr.log"} {
 		if b, err := os.ReadFile(filepath.Join(r.root, f)); err == nil {
 			os.WriteFile(filepath.Join(dir, strings.ReplaceAll(f, "/", "_")), b, 0o644)
 		}

@@ -105,7 +105,7 @@ func (h *Host) restart() {
 	}
 	h.mu.Unlock()
 	if over {
-		msg := fmt.Sprintf("the pty daemon died %d times within %s; not restarting it until that eases (see %s)", len(recent), h.cfg.RestartWindow, h.cfg.Home.PtydLog())
+		msg := fmt.Sprintf("the pty daemon died %d times within %s; not restarting it until that eases (see %s and %s)", len(recent), h.cfg.RestartWindow, h.cfg.Home.PtydLog(), h.cfg.Home.PtydStderr())
 		h.setStatus(api.DaemonStatus{State: "failed", Message: msg})
 		h.log.Error("pty daemon restart budget spent", "restarts", len(recent))
 		h.sweepUnanswered()
