@@ -10,11 +10,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -28,6 +29,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/web"
+	"github.com/reprise-dev/reprise/frontend"
 )
 
 // wailsOrigin is the Origin of the desktop page (Wails serves it from a
@@ -56,16 +58,24 @@ func (a *App) Endpoint() (Endpoint, error) {
 }
 
 func runDesktop(args []string) int {
-	fs := flag.NewFlagSet("reprise", flag.ContinueOnError)
+	fs := flag.NewFlagSet(cli.DesktopName, flag.ContinueOnError)
 	homeFlag := fs.String("home", "", "state directory")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "%s: unexpected argument %q (the command line is %s)\n", cli.DesktopName, fs.Arg(0), cli.CLIName)
+		return 2
+	}
+	app := &App{}
+	if bindingsOnly {
+		return runWindow(app, paths.Home{}, nil, nil, nil)
 	}
 	if err := cli.CheckDisplay(os.Getenv); err != nil { // before the host starts a daemon
 		fmt.Fprintf(os.Stderr, "reprise: %s\n", err)
 		return 1
 	}
-	home, err := paths.Resolve(*homeFlag)
+	home, err := paths.ResolveNamed(*homeFlag, defaultHomeName)
 	if err == nil {
 		err = home.Ensure()
 	}
@@ -76,14 +86,19 @@ func runDesktop(args []string) int {
 	logger, closeLog := cli.OpenLog(home.HostLog(), slog.LevelInfo)
 	defer closeLog()
 
-	app := &App{}
 	var h *host.Host
 	var srv *web.Server
 	var lapi *localapi.Server
-	// The host starts before the window so a second launch is refused by
-	// the host lock quickly; Wails' single-instance lock then hands focus
-	// to the first window.
-	h, err = host.Start(context.Background(), host.Config{Home: home, Logger: logger})
+	// The daemon and every hook run the GUI-free binary installed beside
+	// this one: a hook then starts in milliseconds, and the daemon that
+	// outlives the window does not carry GTK and WebKit.
+	exe, err := cli.FindSibling(cli.CLIName)
+	if err == nil {
+		// The host starts before the window so a second launch is refused
+		// by the host lock quickly; Wails' single-instance lock then hands
+		// focus to the first window.
+		h, err = host.Start(context.Background(), host.Config{Home: home, Exe: exe, Logger: logger})
+	}
 	if err != nil {
 		app.startErr = err
 		logger.Error("host did not start", "err", err)
@@ -91,7 +106,8 @@ func runDesktop(args []string) int {
 		var token string
 		token, err = web.LoadOrCreateToken(home.WebToken())
 		if err == nil {
-			srv, err = web.Listen(h, web.Options{Assets: frontendFS(), Logger: logger, ExtraOrigins: []string{wailsOrigin}, Token: token})
+			origins := append([]string{wailsOrigin}, devOrigins()...)
+			srv, err = web.Listen(h, web.Options{Assets: frontend.Dist(), Logger: logger, ExtraOrigins: origins, Token: token})
 		}
 		if err == nil {
 			lapi, err = localapi.Listen(h, home.HostSocket(), logger)
@@ -102,32 +118,36 @@ func runDesktop(args []string) int {
 			app.endpoint = Endpoint{URL: srv.WSURL(), Token: srv.Token()}
 		}
 	}
+	return runWindow(app, home, h, srv, lapi)
+}
+
+// runWindow runs the window until it closes, then stops the host's
+// servers and the host (the daemon and its terminals keep running).
+func runWindow(app *App, home paths.Home, h *host.Host, srv *web.Server, lapi *localapi.Server) (code int) {
+	var once sync.Once
+	stop := func() { once.Do(func() { stopHost(h, srv, lapi) }) }
+	defer func() {
+		// GTK failing to start panics inside Wails; say it in one line.
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "reprise: the window did not open: %v\n", r)
+			stop()
+			code = 1
+		}
+	}()
 	sum := sha256.Sum256([]byte(home.Dir))
-	err = wails.Run(&options.App{
+	err := wails.Run(&options.App{
 		Title:            "Reprise",
 		Width:            1280,
 		Height:           800,
 		MinWidth:         480,
 		MinHeight:        320,
 		BackgroundColour: &options.RGBA{R: 30, G: 30, B: 30, A: 255},
-		AssetServer:      &assetserver.Options{Assets: frontendFS()},
+		AssetServer:      &assetserver.Options{Assets: frontend.Dist()},
 		Bind:             []interface{}{app},
 		OnStartup:        func(ctx context.Context) { app.ctx = ctx },
-		OnShutdown: func(ctx context.Context) {
-			// Closing the window stops the host; the daemon and every
-			// terminal keep running for the next launch.
-			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			if lapi != nil {
-				_ = lapi.Close(sctx)
-			}
-			if srv != nil {
-				_ = srv.Close(sctx)
-			}
-			if h != nil {
-				_ = h.Close()
-			}
-		},
+		// Closing the window stops the host; the daemon and every terminal
+		// keep running for the next launch.
+		OnShutdown: func(context.Context) { stop() },
 		SingleInstanceLock: &options.SingleInstanceLock{
 			UniqueId: "dev.reprise.app-" + hex.EncodeToString(sum[:8]),
 			OnSecondInstanceLaunch: func(options.SecondInstanceData) {
@@ -141,14 +161,28 @@ func runDesktop(args []string) int {
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "reprise: %s\n", err)
-		if errors.Is(app.startErr, host.ErrHostRunning) {
-			return 1
-		}
 		return 1
 	}
 	if app.startErr != nil {
-		fmt.Fprintf(os.Stderr, "reprise: %s\n", app.startErr)
+		fmt.Fprintf(os.Stderr, "reprise: %s\n", oneLine(app.startErr))
 		return 1
 	}
 	return 0
 }
+
+// stopHost closes what runDesktop started; nil parts were not started.
+func stopHost(h *host.Host, srv *web.Server, lapi *localapi.Server) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if lapi != nil {
+		_ = lapi.Close(ctx)
+	}
+	if srv != nil {
+		_ = srv.Close(ctx)
+	}
+	if h != nil {
+		_ = h.Close()
+	}
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ") }

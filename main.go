@@ -1,39 +1,21 @@
-// Command reprise is the Reprise desktop app and its command line: with no
-// subcommand it opens the window; `reprise serve` runs the same host
-// headless for a browser; `reprise ptyd` is the pty daemon it starts.
+// Command reprise-desktop is the Reprise desktop app: the window, with the
+// host inside it. Everything else — the pty daemon, agents' hooks, the
+// command line, `reprise serve` — is the GUI-free reprise binary in
+// cmd/reprise, installed beside this one; `reprise` with no subcommand
+// starts this app, and this app runs that binary for the daemon and writes
+// it into hook commands, so no hook ever loads GTK.
 package main
 
 import (
-	"embed"
-	"io/fs"
+	_ "embed"
 	"os"
-
-	"github.com/reprise-dev/reprise/backend/cli"
 )
-
-// The built frontend (npm run build in frontend/). The folder holds only a
-// placeholder in a fresh clone, so Go code builds and tests without Node.
-//
-//go:embed all:frontend/dist
-var assets embed.FS
 
 // The window and desktop-entry icon.
 //
 //go:embed build/appicon.png
 var appIcon []byte
 
-func frontendFS() fs.FS {
-	sub, err := fs.Sub(assets, "frontend/dist")
-	if err != nil {
-		panic(err) // the embed pattern guarantees the folder
-	}
-	return sub
-}
-
 func main() {
-	args := os.Args[1:]
-	if cli.IsDesktop(args) {
-		os.Exit(runDesktop(args))
-	}
-	os.Exit(cli.Run(args, cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Assets: frontendFS()}))
+	os.Exit(runDesktop(os.Args[1:]))
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 // The suite runs only when asked: it needs the real CLIs (run.sh installs
@@ -89,7 +90,7 @@ func TestMain(m *testing.M) {
 	}
 	exe = filepath.Join(buildDir, "reprise")
 	for _, b := range [][]string{
-		{"-o", exe + ".real", "github.com/reprise-dev/reprise"},
+		{"-o", exe + ".real", testenv.CLIPackage},
 		{"-o", exe, "github.com/reprise-dev/reprise/conformance/hookspy"},
 	} {
 		out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput()

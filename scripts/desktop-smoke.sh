@@ -15,11 +15,13 @@ APP_PID=""; XVFB_PID=""
 cleanup() {
   [ -n "$APP_PID" ] && { kill -9 "$APP_PID"; wait "$APP_PID"; } 2>/dev/null || true
   [ -f "$H/run/ptyd.lock" ] && kill -9 "$(cat "$H/run/ptyd.lock")" 2>/dev/null || true
+  stop_home "$H" || true
   [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
   cp "$H"/logs/*.log "$ART/" 2>/dev/null || true
   rm -rf "$H"
 }
 trap cleanup EXIT
+. scripts/stop-home.sh
 
 . scripts/xvfb.sh
 start_xvfb 90 || { echo "desktop-smoke: Xvfb did not start on $DISPLAY"; exit 1; }

@@ -14,20 +14,25 @@ type Home struct{ Dir string }
 
 // Resolve picks the home: flag value, then $REPRISE_HOME, then
 // $XDG_DATA_HOME/reprise, then ~/.local/share/reprise.
-func Resolve(flag string) (Home, error) {
+func Resolve(flag string) (Home, error) { return ResolveNamed(flag, "reprise") }
+
+// ResolveNamed is Resolve with another default directory name (development
+// builds of the desktop app use "reprise-dev", so `wails dev` never touches
+// the user's own instance).
+func ResolveNamed(flag, name string) (Home, error) {
 	dir := flag
 	if dir == "" {
 		dir = os.Getenv("REPRISE_HOME")
 	}
 	if dir == "" {
 		if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-			dir = filepath.Join(x, "reprise")
+			dir = filepath.Join(x, name)
 		} else {
 			h, err := os.UserHomeDir()
 			if err != nil {
 				return Home{}, fmt.Errorf("find home directory: %w", err)
 			}
-			dir = filepath.Join(h, ".local", "share", "reprise")
+			dir = filepath.Join(h, ".local", "share", name)
 		}
 	}
 	abs, err := filepath.Abs(dir)

@@ -16,6 +16,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 const catSize = 64 << 20
@@ -128,10 +129,11 @@ func BenchmarkCat64MiB(b *testing.B) {
 // BenchmarkDaemonMemory measures the real daemon process's resident memory
 // idle and with 50 idle shells, reported as MiB and KiB per session.
 func BenchmarkDaemonMemory(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "reprise")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/reprise-dev/reprise").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
+	bin, err := testenv.Reprise(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.Logf("daemon binary: %s", bin)
 	for i := 0; i < b.N; i++ {
 		home, _ := os.MkdirTemp("", "rbm")
 		cmd := exec.Command(bin, "ptyd", "--home", home)
@@ -140,7 +142,6 @@ func BenchmarkDaemonMemory(b *testing.B) {
 		}
 		sock := filepath.Join(home, "run", "ptyd.sock")
 		var c *ptyclient.Client
-		var err error
 		for j := 0; j < 100; j++ {
 			if c, err = ptyclient.Dial(context.Background(), sock, ptyclient.Options{}); err == nil {
 				break

@@ -22,21 +22,54 @@ type Binaries struct {
 	FakeBin string // a directory with the fake claude and codex, to put first on PATH
 }
 
-// Build compiles the reprise binary and the fake agents into a temp dir.
+// BinEnv names a reprise binary to test instead of building one:
+// scripts/bench.sh sets it to build/bin/reprise, so the benchmarks measure
+// the binary users install.
+const BinEnv = "REPRISE_TEST_BIN"
+
+// CLIPackage is the GUI-free reprise binary: the daemon, the hooks and the
+// CLI (the desktop app is the module's root package).
+const CLIPackage = "github.com/reprise-dev/reprise/cmd/reprise"
+
+// Reprise returns the reprise binary under test: $REPRISE_TEST_BIN, or one
+// built from CLIPackage into dir.
+func Reprise(dir string) (string, error) {
+	if p := os.Getenv(BinEnv); p != "" {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", BinEnv, err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return "", fmt.Errorf("%s: %w", BinEnv, err)
+		}
+		return abs, nil
+	}
+	bin := filepath.Join(dir, "reprise")
+	if out, err := exec.Command("go", "build", "-o", bin, CLIPackage).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build %s: %w\n%s", CLIPackage, err, out)
+	}
+	return bin, nil
+}
+
+// Build compiles the reprise binary (or takes $REPRISE_TEST_BIN) and the
+// fake agents into a temp dir.
 func Build() (*Binaries, error) {
 	dir, err := os.MkdirTemp("", "reprise-test-bin")
 	if err != nil {
 		return nil, err
 	}
-	b := &Binaries{Dir: dir, Reprise: filepath.Join(dir, "reprise"), FakeBin: filepath.Join(dir, "fakebin")}
+	b := &Binaries{Dir: dir, FakeBin: filepath.Join(dir, "fakebin")}
+	if b.Reprise, err = Reprise(dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	for _, args := range [][]string{
-		{"-o", b.Reprise, "github.com/reprise-dev/reprise"},
 		{"-o", filepath.Join(b.FakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
 		{"-o", filepath.Join(b.FakeBin, "codex"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/codex"},
 	} {
 		if out, err := exec.Command("go", append([]string{"build"}, args...)...).CombinedOutput(); err != nil {
 			os.RemoveAll(dir)
-			return nil, fmt.Errorf("build %s: %v\n%s", args[2], err, out)
+			return nil, fmt.Errorf("build %s: %w\n%s", args[2], err, out)
 		}
 	}
 	return b, nil
