@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,8 +45,6 @@ const (
 	hookTimeout  = 30 * time.Second // a hook reaches the binding
 	endTimeout   = 45 * time.Second // a death reaches the binding (daemon restart + sweep)
 )
-
-var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-([0-9a-f])[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // session is one agent launched through Reprise and prompted.
 type session struct {
@@ -493,9 +490,9 @@ func scenarioExit(t *testing.T, id string) *rig {
 	prompt(r, &s, "PEAR")
 	onDisk(r, s)
 	r.exitAgent(s.tid, p.exit)
-	b := r.waitBinding(s.tid, "detached", endTimeout, func(b api.Binding) bool { return b.EndReason != "" })
+	r.waitBinding(s.tid, "detached", endTimeout, func(b api.Binding) bool { return b.EndReason != "" })
 	time.Sleep(2 * time.Second) // stragglers (Gemini's repeated SessionEnd) arrive
-	b = r.binding(s.tid)
+	b := r.binding(s.tid)
 	record(r, s.tid)
 	recordBinding(r, b)
 	if b.EndReason != bindings.Detached || b.Candidate {

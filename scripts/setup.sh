@@ -30,6 +30,13 @@ if ! "$GOBIN_DIR/wails" version 2>/dev/null | grep -q "$WAILS_VERSION"; then
   GOFLAGS= go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION"
 fi
 
+# staticcheck, pinned (make test runs it; 2026.2.x knows Go 1.26).
+STATICCHECK_VERSION=v0.8.2
+if ! "$GOBIN_DIR/staticcheck" -version 2>/dev/null | grep -q "(${STATICCHECK_VERSION#v})"; then
+  echo "setup: installing staticcheck $STATICCHECK_VERSION"
+  GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+fi
+
 # Frontend packages, exactly as locked.
 if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
   echo "setup: installing frontend packages"

@@ -21,8 +21,12 @@ step() {
   fi
 }
 
-step "go vet" go vet ./backend/... .
-step "go test (race)" go test -race -count=1 -timeout 15m ./backend/... .
+# Every Go package: backend/, cmd/, sdk/, internal/, conformance/ (whose
+# real-CLI suite skips itself here; the last step runs it) and the app.
+step "go vet" go vet ./...
+step "staticcheck" staticcheck ./...
+step "go test (race)" go test -race -count=1 -timeout 15m ./...
+step "frontend lint (eslint)" bash -c 'cd frontend && npm run lint --silent'
 step "frontend unit tests (vitest)" bash -c 'cd frontend && npm test --silent'
 if [ -f e2e/package.json ]; then
   step "browser end-to-end (headless chromium)" bash -c "cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN=$PWD/build/bin/reprise ARTIFACTS=$PWD/$ART node --test --test-concurrency=1 tests/"

@@ -281,6 +281,7 @@ func (h *Host) launch(ctx context.Context, req api.CreateAgentRequest) (store.Ag
 		cwd = abs
 	}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		//lint:ignore ST1005 a sentence the user reads as is (the resume banner, CLI, MCP, SDK show it verbatim)
 		return c, catalog.Launch{}, "", fmt.Errorf("No such directory: %s", cwd)
 	}
 	return c, l, cwd, nil

@@ -342,7 +342,8 @@ func TestPaneSignalsNotIgnored(t *testing.T) {
 	val := strings.TrimSpace(strings.SplitN(s.String()[i+4:], "\r", 2)[0])
 	var mask uint64
 	fmt.Sscanf(val, "%x", &mask)
-	if mask&(1<<(1-1)) != 0 || mask&(1<<(13-1)) != 0 {
+	// SigIgn has bit n-1 set for ignored signal n.
+	if mask&(1<<(uint(syscall.SIGHUP)-1)) != 0 || mask&(1<<(uint(syscall.SIGPIPE)-1)) != 0 {
 		t.Fatalf("SIGHUP or SIGPIPE ignored in panes: SigIgn %s", val)
 	}
 }

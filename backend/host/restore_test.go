@@ -40,7 +40,9 @@ func TestForecastReasons(t *testing.T) {
 	os.Mkdir(goneDir, 0o755)
 	gb := binding(t, h, gone.TerminalID)
 	ng, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", ResumeSessionID: gb.SessionID, Cwd: goneDir})
-	_ = ng
+	if err != nil {
+		t.Fatal(err)
+	}
 	os.Remove(claudeTranscript(e, binding(t, h, noTranscript.TerminalID).SessionID))
 	daemon := h.DaemonStatus().PID
 	h.Close()

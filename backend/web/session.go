@@ -113,7 +113,7 @@ func (s *session) run(parent context.Context) {
 	s.cond.Broadcast()
 	s.mu.Unlock()
 	close(s.reqs)
-	if err != nil && websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
+	if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
 		s.log.Debug("websocket ended", "err", err)
 	}
 }

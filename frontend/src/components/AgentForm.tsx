@@ -86,6 +86,7 @@ export function AgentForm({ agent, isNew = false, onCreated }: { agent: Agent; i
       if (savedTimer.current) clearTimeout(savedTimer.current);
       void save(false);
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on unmount only; save reads the draft and baseline through refs
   }, []);
 
   const set = (k: keyof AgentDraft) => (value: string) => {

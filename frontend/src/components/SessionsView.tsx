@@ -62,6 +62,7 @@ export function SessionsView() {
     );
     return () => clearTimeout(t);
     // sessions is read only to skip the delay of the first load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new list must not start another load
   }, [actions, query, bindings, reload]);
 
   const forget = async (s: Session) => {
