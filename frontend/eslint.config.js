@@ -21,6 +21,12 @@ export default tseslint.config(
     },
   },
   {
+    // Plain scripts the page loads as they are (public/early-keys.js runs
+    // before the bundle).
+    files: ['public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['*.config.{js,ts}'],
     languageOptions: { globals: { ...globals.node } },
   },

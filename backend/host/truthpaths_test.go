@@ -516,7 +516,7 @@ func TestCLIResumeOfUnknownSessionLeavesNoPhantom(t *testing.T) {
 		}
 		return out
 	}
-	var r api.RunAgentResult
+	var r api.CreateAgentResult
 	if err := json.Unmarshal(run("agents", "create", "--agent", "claude", "--resume-session", unknown, "--json"), &r); err != nil {
 		t.Fatal(err)
 	}

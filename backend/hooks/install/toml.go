@@ -140,10 +140,10 @@ func checkTOML(content string, user map[string]any, agent string, want []tomlEnt
 			strings.Join(absorbed, ", "), tomlBegin)
 	}
 	if !reflect.DeepEqual(rest, user) {
-		return errors.New("Reprise's hooks block and the settings around it would not read back as they are")
+		return errors.New("the hooks block of Reprise and the settings around it would not read back as they are")
 	}
 	if want != nil && !reflect.DeepEqual(mine, want) {
-		return errors.New("Reprise's hooks would not read back as written")
+		return errors.New("the hooks of Reprise would not read back as written")
 	}
 	return nil
 }

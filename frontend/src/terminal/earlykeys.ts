@@ -129,6 +129,8 @@ export class KeyCatcher {
       this.cutting = t - this.opts.start < (this.opts.graceMs ?? GRACE_MS);
     }
     if (!this.cutting) return data;
+    // Enter, Ctrl+C or Ctrl+D ends the line being cut.
+    // eslint-disable-next-line no-control-regex
     const end = data.search(/[\r\x03\x04]/);
     if (end < 0) {
       this.cut += data;
