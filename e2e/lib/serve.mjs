@@ -2,7 +2,7 @@
 // processes behind it (the pty daemon, the shells).
 
 import { spawn, execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, mkdirSync, cpSync, existsSync, createWriteStream } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync, cpSync, existsSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,8 +150,45 @@ export async function terminalsList(home) {
   return JSON.parse(stdout);
 }
 
+/** The pids whose environment has REPRISE_HOME=home (as scripts/stop-home.sh finds them). */
+function processesOf(home) {
+  const mark = Buffer.from(`REPRISE_HOME=${home}\0`);
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/environ`).includes(mark)) pids.push(pid);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
 /**
- * Stops serve (if any), SIGKILLs the daemon, keeps the logs in $ARTIFACTS/e2e-logs/<label>/ and
+ * Kills everything still running for a home — the panes' shells and agents, which a daemon
+ * killed with -9 leaves behind, and the hooks they run — and waits until none is left, so
+ * nothing writes into the home while it is removed (rmSync failed with ENOTEMPTY otherwise).
+ */
+async function stopHome(home) {
+  for (let round = 0; round < 100; round++) {
+    const pids = processesOf(home);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  console.error(`cleanup: processes still running in ${home}: ${processesOf(home).join(' ')}`);
+}
+
+/**
+ * Stops serve (if any), SIGKILLs the daemon and whatever else still runs in the home, keeps the logs in $ARTIFACTS/e2e-logs/<label>/ and
  * removes the home. Never throws.
  */
 export async function cleanup({ server, home, label = 'serve' }) {
@@ -171,10 +208,15 @@ export async function cleanup({ server, home, label = 'serve' }) {
     }
     await waitFor(() => !alive(dpid), { timeoutMs: 5000 }).catch(() => {});
   }
+  await stopHome(home);
   try {
     if (existsSync(path.join(home, 'logs'))) cpSync(path.join(home, 'logs'), artifactPath('e2e-logs', label), { recursive: true });
   } catch {
     // best effort
   }
-  rmSync(home, { recursive: true, force: true });
+  try {
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  } catch (e) {
+    console.error(`cleanup: removing ${home}:`, e);
+  }
 }
