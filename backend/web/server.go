@@ -17,15 +17,15 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/reprise-dev/reprise/backend/atomicfile"
+	"github.com/reprise-dev/reprise/backend/connlimit"
 	"github.com/reprise-dev/reprise/backend/host"
 )
-
-const cookieName = "reprise_token"
 
 // Server is the HTTP/WebSocket front of one host.
 type Server struct {
@@ -33,10 +33,28 @@ type Server struct {
 	assets  fs.FS // the built frontend; nil serves a short notice
 	token   string
 	log     *slog.Logger
-	ln      net.Listener
+	ln      *connlimit.Listener
 	srv     *http.Server
-	origins []string // extra allowed WebSocket origins (the Wails page)
+	origins []string        // extra allowed WebSocket origins (the Wails page)
+	hosts   map[string]bool // Host header values this server answers to
+	limits  Limits
+
+	statsMu sync.Mutex // guards stats
+	stats   queueStats
 }
+
+// Limits bound what one client can hold. Zero fields take the defaults
+// (DefaultLimits); tests shorten them.
+type Limits struct {
+	MaxConns     int           // open connections at once, pages and requests together
+	IdleTimeout  time.Duration // a keep-alive connection between requests
+	PingInterval time.Duration // how often a WebSocket is pinged
+	PingTimeout  time.Duration // how long its pong may take before it is closed
+}
+
+// DefaultLimits: a page holds one WebSocket and a few asset requests; a
+// browser opens at most six connections per host while loading.
+var DefaultLimits = Limits{MaxConns: 128, IdleTimeout: 30 * time.Second, PingInterval: 15 * time.Second, PingTimeout: 10 * time.Second}
 
 // Options configure a Server.
 type Options struct {
@@ -44,7 +62,8 @@ type Options struct {
 	Assets       fs.FS
 	Logger       *slog.Logger
 	ExtraOrigins []string
-	Token        string // empty: a fresh random token
+	Token        string // empty: a fresh random token (per launch)
+	Limits       Limits
 }
 
 // NewToken returns a random per-launch token.
@@ -56,16 +75,21 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// LoadOrCreateToken returns the token stored at path, creating it (0600)
-// when missing or malformed. A stable token lets an open browser tab
-// reconnect after the host restarts; it is as private as the home's sockets.
+// LoadOrCreateToken returns the token stored at path (a pinned token:
+// `reprise serve --token-file`), creating the file (0600) with a fresh
+// token when it is missing. A file that holds something else is an error,
+// not silently replaced: the user put it there.
 func LoadOrCreateToken(path string) (string, error) {
-	if b, err := os.ReadFile(path); err == nil {
-		if t := strings.TrimSpace(string(b)); len(t) == 48 {
-			if _, err := hex.DecodeString(t); err == nil {
-				return t, nil
-			}
+	b, err := os.ReadFile(path)
+	if err == nil {
+		t := strings.TrimSpace(string(b))
+		if !validToken(t) {
+			return "", fmt.Errorf("token file %s: want 32 to 128 characters of [A-Za-z0-9_-] (or delete it to get a fresh token)", path)
 		}
+		return t, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read token file: %w", err)
 	}
 	t := NewToken()
 	if err := atomicfile.WriteFile(path, []byte(t+"\n"), 0o600); err != nil {
@@ -74,8 +98,20 @@ func LoadOrCreateToken(path string) (string, error) {
 	return t, nil
 }
 
+func validToken(t string) bool {
+	if len(t) < 32 || len(t) > 128 {
+		return false
+	}
+	for _, r := range t {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // Listen binds the loopback port. Anything other than a loopback address
-// is refused: the token guards the pages, but the port must not face a
+// is refused: the token guards the socket, but the port must not face a
 // network.
 func Listen(h *host.Host, o Options) (*Server, error) {
 	if o.Listen == "" {
@@ -91,35 +127,83 @@ func Listen(h *host.Host, o Options) (*Server, error) {
 	if o.Token == "" {
 		o.Token = NewToken()
 	}
+	if !validToken(o.Token) {
+		return nil, errors.New("web token: want 32 to 128 characters of [A-Za-z0-9_-]")
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	ln, err := net.Listen("tcp", o.Listen)
+	lim := o.Limits
+	d := DefaultLimits
+	if lim.MaxConns <= 0 {
+		lim.MaxConns = d.MaxConns
+	}
+	if lim.IdleTimeout <= 0 {
+		lim.IdleTimeout = d.IdleTimeout
+	}
+	if lim.PingInterval <= 0 {
+		lim.PingInterval = d.PingInterval
+	}
+	if lim.PingTimeout <= 0 {
+		lim.PingTimeout = d.PingTimeout
+	}
+	raw, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", o.Listen, err)
 	}
-	s := &Server{host: h, assets: o.Assets, token: o.Token, log: o.Logger.With("component", "web"), ln: ln, origins: o.ExtraOrigins}
+	log := o.Logger.With("component", "web")
+	s := &Server{host: h, assets: o.Assets, token: o.Token, log: log, ln: connlimit.Wrap(raw, lim.MaxConns, log), origins: o.ExtraOrigins, limits: lim}
+	s.hosts = ownHosts(raw.Addr().(*net.TCPAddr).Port)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.handleWS)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("/", s.handleAsset)
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{
+		Handler: s.guard(mux),
+		// No client holds a descriptor by being slow or idle: the header
+		// within 5 s, the whole request within 15 s, the response within
+		// 30 s, and an idle keep-alive connection goes after IdleTimeout.
+		// A WebSocket is hijacked, which clears these; pings keep it honest.
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       lim.IdleTimeout,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
 	go func() {
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.srv.Serve(s.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("http server stopped", "err", err)
 		}
 	}()
 	return s, nil
 }
 
+// ownHosts are the Host header values of the server's own addresses: a
+// request naming anything else reached the port through a name that
+// resolves to loopback (DNS rebinding) or a proxy, and is refused.
+func ownHosts(port int) map[string]bool {
+	m := map[string]bool{}
+	for _, name := range []string{"127.0.0.1", "localhost", "[::1]"} {
+		m[fmt.Sprintf("%s:%d", name, port)] = true
+		if port == 80 {
+			m[name] = true
+		}
+	}
+	return m
+}
+
 // Addr is the bound address.
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Token is the per-launch token.
+// Token is the launch's token.
 func (s *Server) Token() string { return s.token }
 
-// URL is the page address with the token.
-func (s *Server) URL() string { return "http://" + s.Addr() + "/?token=" + s.token }
+// URL is the page address. The token is in the fragment: the browser keeps
+// it to itself (never in a request line, a log or a Referer), the page
+// reads it, keeps it in its tab (sessionStorage) and removes it from the
+// address bar.
+func (s *Server) URL() string { return "http://" + s.Addr() + "/#token=" + s.token }
 
 // WSURL is the WebSocket address without the token.
 func (s *Server) WSURL() string { return "ws://" + s.Addr() + "/ws" }
@@ -127,24 +211,47 @@ func (s *Server) WSURL() string { return "ws://" + s.Addr() + "/ws" }
 // Close stops serving.
 func (s *Server) Close(ctx context.Context) error { return s.srv.Shutdown(ctx) }
 
-func (s *Server) authorized(w http.ResponseWriter, r *http.Request) bool {
-	if t := r.URL.Query().Get("token"); t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1 {
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		return true
-	}
-	if c, err := r.Cookie(cookieName); err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.token)) == 1 {
-		return true
-	}
-	return false
+// guard sets the headers every response carries and refuses foreign Host
+// names before any handler runs.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-store")
+		if !s.hosts[strings.ToLower(r.Host)] {
+			s.log.Warn("request refused: foreign Host header", "host", r.Host, "remote", r.RemoteAddr)
+			refuse(w, http.StatusForbidden, "403 forbidden: this server only answers to its loopback address")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
-func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(w, r) {
-		http.Error(w, "401 unauthorized: open the address printed by `reprise serve` (it carries the token)", http.StatusUnauthorized)
-		return
+// refuse answers with code and closes the connection, so a refused client
+// keeps no descriptor on a keep-alive connection.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
+}
+
+// authorized checks the token: `token` in the query (the WebSocket URL) or
+// `Authorization: Bearer`. No cookie: cookies are scoped by host, not port,
+// so a browser would hand one to every other server on 127.0.0.1.
+func (s *Server) authorized(r *http.Request) bool {
+	t := r.URL.Query().Get("token")
+	if a := r.Header.Get("Authorization"); t == "" && strings.HasPrefix(a, "Bearer ") {
+		t = strings.TrimPrefix(a, "Bearer ")
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	return t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
+}
+
+// handleAsset serves the frontend without a token: it is the same public
+// bundle that ships in the binary and holds no state; everything the page
+// can see or do goes over the WebSocket, which needs the token.
+func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 	if s.assets == nil {
 		http.Error(w, "this build has no frontend (run `make build`)", http.StatusNotFound)
 		return
@@ -171,13 +278,13 @@ func (s *Server) originAllowed(r *http.Request) bool {
 }
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(w, r) {
-		http.Error(w, "401 unauthorized", http.StatusUnauthorized)
+	if !s.authorized(r) {
+		refuse(w, http.StatusUnauthorized, "401 unauthorized: open the address printed by `reprise serve` (tokens change every launch)")
 		return
 	}
 	if !s.originAllowed(r) {
 		s.log.Warn("websocket refused: foreign origin", "origin", r.Header.Get("Origin"))
-		http.Error(w, "403 forbidden origin", http.StatusForbidden)
+		refuse(w, http.StatusForbidden, "403 forbidden origin")
 		return
 	}
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true}) // origin checked above
@@ -185,6 +292,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("websocket accept", "err", err)
 		return
 	}
+	// Whatever ends the session (close handshake, FIN, reset, protocol
+	// error, missed pongs), the descriptor goes with it.
+	defer c.CloseNow()
 	c.SetReadLimit(4 << 20)
 	sess := newSession(s, c)
 	sess.run(r.Context())

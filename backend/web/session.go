@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -23,6 +24,27 @@ const (
 
 // maxMessage caps one outgoing binary message.
 const maxMessage = 64 << 10
+
+// What may wait in one page's send queue. JSON (events and responses) has
+// no flow control of its own, so a page that stops reading would grow it
+// without end; past these the page is disconnected with overflowReason and
+// its queue dropped (it reconnects and reloads the whole state). Output is
+// already bounded by the daemon's flow control (per attachment: the replay,
+// at most 1 MiB, plus a window of at most 1 MiB unacknowledged);
+// maxQueuedOutput is only the backstop.
+const (
+	maxQueuedMessages = 4096
+	maxQueuedBytes    = 8 << 20
+	maxQueuedOutput   = 128 << 20
+	overflowReason    = "events overflowed; reconnect"
+)
+
+// queueStats is what the server's tests read: the largest queue any page
+// had, and how many pages overflowed.
+type queueStats struct {
+	peakMsgs, peakBytes int
+	overflows           int
+}
 
 type request struct {
 	ID     uint64          `json:"id,omitempty"`
@@ -70,7 +92,12 @@ type session struct {
 	mu         sync.Mutex // guards the fields below
 	cond       *sync.Cond
 	queue      []outMsg
+	qMsgs      int // JSON messages in queue
+	qBytes     int // their bytes
+	qOutput    int // output bytes in queue
+	peak       queueStats
 	closed     bool
+	overflowed bool
 	nextHandle uint32
 	byHandle   map[uint32]*attachment
 	byTerminal map[string]*attachment
@@ -94,6 +121,7 @@ func (s *session) run(parent context.Context) {
 
 	go s.writeLoop()
 	go s.worker()
+	go s.keepalive()
 	go func() {
 		for e := range events {
 			s.sendJSON(eventMsg{Event: e.Kind, Data: e.Data})
@@ -101,16 +129,18 @@ func (s *session) run(parent context.Context) {
 		if s.ctx.Err() != nil {
 			return // the page went away
 		}
-		// Closed under us: this page fell too far behind. Drop it; it
-		// reconnects and reloads the whole state.
-		s.log.Warn("page fell behind on events; closing its connection")
-		s.c.Close(websocket.StatusTryAgainLater, "events overflowed; reconnect")
+		// Closed under us: this page fell too far behind the host.
+		s.mu.Lock()
+		s.overflowLocked("host event buffer")
+		s.mu.Unlock()
 	}()
 	err := s.readLoop()
 	s.cancel()
 	s.mu.Lock()
 	s.closed = true
+	s.queue = nil
 	s.cond.Broadcast()
+	s.foldStatsLocked()
 	s.mu.Unlock()
 	close(s.reqs)
 	if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
@@ -217,49 +247,140 @@ func (s *session) sendJSON(v any) {
 }
 
 func (s *session) enqueueLocked(m outMsg) {
-	if s.closed {
+	if s.closed || s.overflowed {
 		return
+	}
+	if m.text != nil {
+		if s.qMsgs+1 > maxQueuedMessages || s.qBytes+len(m.text) > maxQueuedBytes {
+			s.overflowLocked("messages")
+			return
+		}
+		s.qMsgs++
+		s.qBytes += len(m.text)
+		s.peak.peakMsgs = max(s.peak.peakMsgs, s.qMsgs)
+		s.peak.peakBytes = max(s.peak.peakBytes, s.qBytes)
+	} else {
+		if s.qOutput+len(m.data) > maxQueuedOutput {
+			s.overflowLocked("output")
+			return
+		}
+		s.qOutput += len(m.data)
 	}
 	s.queue = append(s.queue, m)
 	s.cond.Signal()
 }
 
+// overflowLocked drops the page's queue and disconnects it with
+// overflowReason. The close frame goes out after the write in flight, if
+// the page reads it within the library's 5 s; otherwise the connection is
+// simply closed. Either way the memory is freed now.
+func (s *session) overflowLocked(what string) {
+	if s.overflowed || s.closed {
+		return
+	}
+	s.overflowed = true
+	s.log.Warn("page is not reading; closing its connection", "queue", what, "messages", s.qMsgs, "bytes", s.qBytes, "output_bytes", s.qOutput)
+	s.queue, s.qMsgs, s.qBytes, s.qOutput = nil, 0, 0, 0
+	s.peak.overflows++
+	s.foldStatsLocked()
+	s.cond.Broadcast()
+	go s.c.Close(websocket.StatusTryAgainLater, overflowReason)
+}
+
+// foldStatsLocked adds this page's queue stats to the server's.
+func (s *session) foldStatsLocked() {
+	s.srv.statsMu.Lock()
+	st := &s.srv.stats
+	st.peakMsgs = max(st.peakMsgs, s.peak.peakMsgs)
+	st.peakBytes = max(st.peakBytes, s.peak.peakBytes)
+	st.overflows += s.peak.overflows
+	s.srv.statsMu.Unlock()
+	s.peak.overflows = 0
+}
+
+func (s *Server) queueStats() queueStats {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	return s.stats
+}
+
+// keepalive pings the page: a peer that vanished without a FIN (a killed
+// machine, a suspended laptop, a frozen client) is noticed within
+// PingInterval+PingTimeout and its descriptor released. Browsers answer
+// pings without the page's script.
+func (s *session) keepalive() {
+	t := time.NewTicker(s.srv.limits.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, s.srv.limits.PingTimeout)
+		err := s.c.Ping(ctx)
+		cancel()
+		if err != nil {
+			if s.ctx.Err() == nil {
+				s.log.Info("page stopped answering pings; closing its connection", "err", err)
+			}
+			s.c.CloseNow()
+			return
+		}
+	}
+}
+
 // writeLoop sends queued messages. Output for the same handle that queued
 // up while a write was in flight is merged (up to 64 KiB): batching with no
 // timer, so an echo goes out at once and a flood goes out in big messages.
+//
+// A message leaves the queue (and its count) only as it is written, so the
+// queue's bounds cover everything not yet handed to the socket.
 func (s *session) writeLoop() {
-	defer s.cancel()
 	for {
 		s.mu.Lock()
-		for len(s.queue) == 0 && !s.closed {
+		for len(s.queue) == 0 && !s.closed && !s.overflowed {
 			s.cond.Wait()
 		}
-		if s.closed {
+		if s.overflowed {
+			// overflowLocked's Close owns the socket now; cancelling the
+			// context would cut its close frame off.
 			s.mu.Unlock()
 			return
 		}
-		q := s.queue
-		s.queue = nil
-		s.mu.Unlock()
-		for i := 0; i < len(q); i++ {
-			m := q[i]
-			if m.text != nil {
-				if err := s.c.Write(s.ctx, websocket.MessageText, m.text); err != nil {
-					return
-				}
-				continue
-			}
-			buf := make([]byte, 5, 5+len(m.data))
-			buf[0] = kindOutput
-			binary.BigEndian.PutUint32(buf[1:5], m.handle)
-			buf = append(buf, m.data...)
-			for i+1 < len(q) && q[i+1].text == nil && q[i+1].handle == m.handle && len(buf)+len(q[i+1].data) <= maxMessage+5 {
-				i++
-				buf = append(buf, q[i].data...)
-			}
-			if err := s.c.Write(s.ctx, websocket.MessageBinary, buf); err != nil {
+		if s.closed {
+			s.mu.Unlock()
+			s.cancel()
+			return
+		}
+		m := s.queue[0]
+		s.queue[0] = outMsg{}
+		s.queue = s.queue[1:]
+		if m.text != nil {
+			s.qMsgs--
+			s.qBytes -= len(m.text)
+			s.mu.Unlock()
+			if err := s.c.Write(s.ctx, websocket.MessageText, m.text); err != nil {
+				s.cancel()
 				return
 			}
+			continue
+		}
+		s.qOutput -= len(m.data)
+		buf := make([]byte, 5, 5+len(m.data))
+		buf[0] = kindOutput
+		binary.BigEndian.PutUint32(buf[1:5], m.handle)
+		buf = append(buf, m.data...)
+		for len(s.queue) > 0 && s.queue[0].text == nil && s.queue[0].handle == m.handle && len(buf)+len(s.queue[0].data) <= maxMessage+5 {
+			buf = append(buf, s.queue[0].data...)
+			s.qOutput -= len(s.queue[0].data)
+			s.queue[0] = outMsg{}
+			s.queue = s.queue[1:]
+		}
+		s.mu.Unlock()
+		if err := s.c.Write(s.ctx, websocket.MessageBinary, buf); err != nil {
+			s.cancel()
+			return
 		}
 	}
 }

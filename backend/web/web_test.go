@@ -36,6 +36,11 @@ func startServer(t *testing.T) *Server {
 
 func startServerHost(t *testing.T) (*Server, *host.Host, paths.Home) {
 	t.Helper()
+	return startServerWith(t, Limits{})
+}
+
+func startServerWith(t *testing.T, lim Limits) (*Server, *host.Host, paths.Home) {
+	t.Helper()
 	dir, _ := os.MkdirTemp("", "rw")
 	home := paths.Home{Dir: dir}
 	h, err := host.Start(context.Background(), host.Config{
@@ -46,7 +51,7 @@ func startServerHost(t *testing.T) (*Server, *host.Host, paths.Home) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Listen(h, Options{Assets: fstest.MapFS{"index.html": {Data: []byte("<h1>Reprise</h1>")}}})
+	s, err := Listen(h, Options{Assets: fstest.MapFS{"index.html": {Data: []byte("<h1>Reprise</h1>")}}, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,15 +71,19 @@ func TestTokenAndOrigin(t *testing.T) {
 		name, path, origin string
 		want               int
 	}{
-		{"page without token", "/", "", 401},
-		{"page with wrong token", "/?token=nope", "", 401},
-		{"page with token", "/?token=" + s.Token(), "", 200},
+		// The page is the public bundle; the token guards the WebSocket.
+		{"page without token", "/", "", 200},
 		{"ws without token", "/ws", "", 401},
+		{"ws with a wrong token", "/ws?token=nope", "", 401},
+		{"ws with the token as a bearer header", "/ws", "", 426}, // authorized; not an upgrade
 		{"ws from a foreign origin", "/ws?token=" + s.Token(), "http://evil.example", 403},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest("GET", base+tc.path, nil)
+			if strings.Contains(tc.name, "bearer") {
+				req.Header.Set("Authorization", "Bearer "+s.Token())
+			}
 			if tc.origin != "" {
 				req.Header.Set("Origin", tc.origin)
 			}
