@@ -103,12 +103,11 @@ func runDesktop(args []string) int {
 		app.startErr = err
 		logger.Error("host did not start", "err", err)
 	} else {
-		var token string
-		token, err = web.LoadOrCreateToken(home.WebToken())
-		if err == nil {
-			origins := append([]string{wailsOrigin}, devOrigins()...)
-			srv, err = web.Listen(h, web.Options{Assets: frontend.Dist(), Logger: logger, ExtraOrigins: origins, Token: token})
-		}
+		// A fresh token every launch: the page gets it from Endpoint, so
+		// nothing needs it to survive a restart.
+		_ = os.Remove(home.WebToken()) // left by earlier versions
+		origins := append([]string{wailsOrigin}, devOrigins()...)
+		srv, err = web.Listen(h, web.Options{Assets: frontend.Dist(), Logger: logger, ExtraOrigins: origins})
 		if err == nil {
 			lapi, err = localapi.Listen(h, home.HostSocket(), logger)
 		}

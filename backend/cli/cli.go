@@ -204,15 +204,16 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runPtyd(home, env) }),
 	})
 
-	var listen, shell string
+	var listen, shell, tokenFile string
 	serve := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the host headless and serve the app to a browser on loopback",
 		Args:  noArgs,
-		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runServe(home, listen, shell, env) }),
+		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runServe(home, listen, shell, tokenFile, env) }),
 	}
 	serve.Flags().StringVar(&listen, "listen", "127.0.0.1:0", "loopback address to serve on")
 	serve.Flags().StringVar(&shell, "shell", "", "command for new terminals (default: your login shell)")
+	serve.Flags().StringVar(&tokenFile, "token-file", "", "keep the web token in this file (0600) so it survives restarts; default: a fresh token every launch")
 	root.AddCommand(serve)
 
 	root.AddCommand(&cobra.Command{
@@ -300,7 +301,7 @@ type HostInfo struct {
 	Token string `json:"token"`
 }
 
-func runServe(homeFlag, listen, shell string, env Env) error {
+func runServe(homeFlag, listen, shell, tokenFile string, env Env) error {
 	home, err := paths.Resolve(homeFlag)
 	if err != nil {
 		return err
@@ -316,15 +317,20 @@ func runServe(homeFlag, listen, shell string, env Env) error {
 	if shell != "" {
 		cfg.Shell = strings.Fields(shell)
 	}
+	// Earlier versions kept every launch's token in run/web-token; a token
+	// on disk that nothing uses is only something to steal.
+	_ = os.Remove(home.WebToken())
+	token := "" // per launch (web.Listen makes one)
+	if tokenFile != "" {
+		if token, err = web.LoadOrCreateToken(tokenFile); err != nil {
+			return err
+		}
+	}
 	h, err := host.Start(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	token, err := web.LoadOrCreateToken(home.WebToken())
-	if err != nil {
-		return err
-	}
 	srv, err := web.Listen(h, web.Options{Listen: listen, Assets: env.Assets, Logger: logger, Token: token})
 	if err != nil {
 		return err

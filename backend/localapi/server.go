@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/connlimit"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/store"
@@ -30,10 +31,19 @@ const DebugEnv = "REPRISE_DEBUG_API"
 // Server is the local API of one host.
 type Server struct {
 	h   *host.Host
-	ln  net.Listener
+	ln  *connlimit.Listener
 	srv *http.Server
 	log *slog.Logger
 }
+
+// Only the user can reach the socket (0600), but a stuck or buggy client
+// (an MCP server, a hook, a script) must still not pin descriptors the host
+// needs: connections are capped, and a request must arrive promptly.
+// Handlers may run long (starting an agent), so there is no write timeout.
+var (
+	maxConns    = 256
+	idleTimeout = 60 * time.Second
+)
 
 // Listen serves the API on sock.
 func Listen(h *host.Host, sock string, logger *slog.Logger) (*Server, error) {
@@ -54,10 +64,17 @@ func Listen(h *host.Host, sock string, logger *slog.Logger) (*Server, error) {
 	// Close removes the path itself; unlinking again when the listener
 	// closes later could delete a newer server's socket.
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
-	s := &Server{h: h, ln: ln, log: logger.With("component", "localapi")}
-	s.srv = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 5 * time.Second}
+	log := logger.With("component", "localapi")
+	s := &Server{h: h, ln: connlimit.Wrap(ln, maxConns, log), log: log}
+	s.srv = &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
 	go func() {
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.srv.Serve(s.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("local api stopped", "err", err)
 		}
 	}()

@@ -1,8 +1,10 @@
 package localapi_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -451,4 +453,53 @@ func TestDirectoryAtSocketPath(t *testing.T) {
 	if !strings.Contains(msg, sock) || !strings.Contains(msg, "is a directory") || strings.Contains(msg, "address already in use") {
 		t.Fatalf("error %q does not say the path is a directory", msg)
 	}
+}
+
+// An idle keep-alive client is closed after the idle timeout, and past the
+// cap a new connection is closed at once: a stuck client cannot hold the
+// host's descriptors.
+func TestListenerLimits(t *testing.T) {
+	defer localapi.SetLimits(2, 200*time.Millisecond)()
+	in := newInstance(t)
+	dial := func() net.Conn {
+		c, err := net.Dial("unix", in.home.HostSocket())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	c := dial()
+	io.WriteString(c, "GET /v1/version HTTP/1.1\r\nHost: reprise\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != 200 || resp.Close {
+		t.Fatalf("version: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("idle keep-alive connection: read %v, want EOF (closed by the server)", err)
+	}
+
+	waitOpen := func(n int) {
+		for deadline := time.Now().Add(10 * time.Second); in.srv.OpenConns() != n; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections open, want %d", in.srv.OpenConns(), n)
+			}
+		}
+	}
+	waitOpen(0) // the closed one has left the count
+	hold := []net.Conn{dial(), dial()}
+	for deadline := time.Now().Add(10 * time.Second); in.srv.OpenConns() != 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections open, want the 2 held", in.srv.OpenConns())
+		}
+	}
+	over := dial()
+	over.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := over.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("connection over the cap: %v, want closed at once", err)
+	}
+	_ = hold
 }

@@ -48,6 +48,8 @@ func (h Home) PtydLock() string      { return filepath.Join(h.RunDir(), "ptyd.lo
 func (h Home) HostSocket() string    { return filepath.Join(h.RunDir(), "host.sock") }
 func (h Home) HostLock() string      { return filepath.Join(h.RunDir(), "host.lock") }
 func (h Home) HostInfo() string      { return filepath.Join(h.RunDir(), "host.json") }
+// WebToken is where earlier versions kept the web token; hosts now remove it
+// at start (tokens are per launch unless pinned with serve --token-file).
 func (h Home) WebToken() string      { return filepath.Join(h.RunDir(), "web-token") }
 func (h Home) DB() string            { return filepath.Join(h.Dir, "reprise.db") }
 func (h Home) LogDir() string        { return filepath.Join(h.Dir, "logs") }
