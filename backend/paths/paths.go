@@ -42,12 +42,13 @@ func ResolveNamed(flag, name string) (Home, error) {
 	return Home{Dir: abs}, nil
 }
 
-func (h Home) RunDir() string        { return filepath.Join(h.Dir, "run") }
-func (h Home) PtydSocket() string    { return filepath.Join(h.RunDir(), "ptyd.sock") }
-func (h Home) PtydLock() string      { return filepath.Join(h.RunDir(), "ptyd.lock") }
-func (h Home) HostSocket() string    { return filepath.Join(h.RunDir(), "host.sock") }
-func (h Home) HostLock() string      { return filepath.Join(h.RunDir(), "host.lock") }
-func (h Home) HostInfo() string      { return filepath.Join(h.RunDir(), "host.json") }
+func (h Home) RunDir() string     { return filepath.Join(h.Dir, "run") }
+func (h Home) PtydSocket() string { return filepath.Join(h.RunDir(), "ptyd.sock") }
+func (h Home) PtydLock() string   { return filepath.Join(h.RunDir(), "ptyd.lock") }
+func (h Home) HostSocket() string { return filepath.Join(h.RunDir(), "host.sock") }
+func (h Home) HostLock() string   { return filepath.Join(h.RunDir(), "host.lock") }
+func (h Home) HostInfo() string   { return filepath.Join(h.RunDir(), "host.json") }
+
 // WebToken is where earlier versions kept the web token; hosts now remove it
 // at start (tokens are per launch unless pinned with serve --token-file).
 func (h Home) WebToken() string      { return filepath.Join(h.RunDir(), "web-token") }
