@@ -163,7 +163,7 @@ function writeData(server) {
 async function rawClientPage(browser, server) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
-  await page.goto(`${server.origin}/bench-blank?token=${server.token}`);
+  await page.goto(`${server.origin}/bench-blank`); // any page on the origin (a 404); the token goes on the WebSocket
   await page.evaluate(() => {
     window.rawClient = async (tid, token) => {
       const ws = new WebSocket(`ws://${location.host}/ws?token=${token}`);
@@ -1049,7 +1049,11 @@ try {
   const data = ONLY.has('throughput') ? writeData(server) : {};
   const raw = data.plain ? await timed('raw WebSocket', () => benchRawWebSocket(browser, server, data.plain)) : null;
   const rawEcho = ONLY.has('latency') ? await timed('raw echo', () => benchRawEcho(browser, server)) : null;
-  const url = (RENDERER === 'dom' ? server.url + '&renderer=dom' : server.url) + (SOCKET === 'main' ? '&socket=main' : '');
+  // Page options go in the query; the token stays in the fragment.
+  const u = new URL(server.url);
+  if (RENDERER === 'dom') u.searchParams.set('renderer', 'dom');
+  if (SOCKET === 'main') u.searchParams.set('socket', 'main');
+  const url = u.href;
   let page = await openPage(browser, url, { initScript: latencyInitScript });
   const [pane] = await paneIds(page);
   await waitForPrompt(page, pane);

@@ -182,7 +182,8 @@ export function rpc(page, method, params) {
   return page.evaluate(
     ([method, params]) =>
       new Promise((resolve, reject) => {
-        const token = new URLSearchParams(location.search).get('token') ?? '';
+        // The page keeps its token for the tab (frontend/src/transport/endpoint.ts).
+        const token = sessionStorage.getItem('reprise.token') ?? '';
         const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
         const timer = setTimeout(() => {
           ws.close();

@@ -31,15 +31,18 @@ export function makeHome() {
 
 /**
  * Starts `reprise serve --listen 127.0.0.1:0` on home (a fresh one if not given).
- * Resolves once the URL line is printed. label names the log file in $ARTIFACTS/e2e-logs.
+ * Resolves once the URL line is printed (http://127.0.0.1:PORT/#token=…: the token rides in the
+ * fragment, docs/security.md). label names the log file in $ARTIFACTS/e2e-logs.
  * listen: another address (the same port again, so an open page reconnects); env: more
- * environment for serve and the shells it starts.
+ * environment for serve and the shells it starts; tokenFile: `--token-file` (tokens are per
+ * launch; an open page reconnects to a restarted serve only with a pinned one).
  */
-export async function startServe({ home = makeHome(), label = 'serve', timeoutMs = 20000, listen = '127.0.0.1:0', env: extraEnv = {} } = {}) {
+export async function startServe({ home = makeHome(), label = 'serve', timeoutMs = 20000, listen = '127.0.0.1:0', env: extraEnv = {}, tokenFile } = {}) {
   if (!existsSync(REPRISE_BIN)) throw new Error(`REPRISE_BIN ${REPRISE_BIN} does not exist (run make build)`);
   const log = createWriteStream(artifactPath('e2e-logs', `${label}.serve.log`), { flags: 'a' });
   const env = { ...process.env, REPRISE_HOME: home, SHELL: '/bin/bash', ...extraEnv };
-  const proc = spawn(REPRISE_BIN, ['serve', '--listen', listen], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = ['serve', '--listen', listen, ...(tokenFile ? ['--token-file', tokenFile] : [])];
+  const proc = spawn(REPRISE_BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited = null;
   const exitPromise = new Promise((resolve) => {
@@ -57,7 +60,7 @@ export async function startServe({ home = makeHome(), label = 'serve', timeoutMs
   const url = await waitFor(
     () => {
       if (exited) throw new Error(`reprise serve exited (${JSON.stringify(exited)}) before printing a URL; stdout: ${out}`);
-      const m = out.match(/^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
+      const m = out.match(/^(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)$/m);
       return m ? m[1] : null;
     },
     { timeoutMs, message: () => `reprise serve printed no URL in ${timeoutMs} ms; stdout so far: ${JSON.stringify(out)}` },
@@ -67,7 +70,7 @@ export async function startServe({ home = makeHome(), label = 'serve', timeoutMs
     proc,
     home,
     url,
-    token: u.searchParams.get('token'),
+    token: new URLSearchParams(u.hash.slice(1)).get('token'),
     origin: u.origin,
     pid: proc.pid,
     stdout: () => out,

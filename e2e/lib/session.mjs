@@ -2,18 +2,23 @@
 // withReprise runs the body, saves a screenshot when it fails, and always cleans up (serve
 // stopped, daemon killed, home removed, logs kept in $ARTIFACTS/e2e-logs/<label>/).
 
+import path from 'node:path';
 import { startServe, cleanup, makeHome } from './serve.mjs';
 import { launchBrowser, openPage, shot } from './page.mjs';
 
-/** opts.env: more environment for serve (and so for its daemon and shells). */
+/**
+ * opts.env: more environment for serve (and so for its daemon and shells); opts.pinToken: serve
+ * keeps one token across restarts (ctx.tokenFile, `--token-file`), so an open page reconnects.
+ */
 export async function withReprise(label, body, opts = {}) {
   const home = makeHome();
   const deferred = [];
-  const ctx = { label, home, server: null, browser: null, page: null };
+  const tokenFile = opts.pinToken ? path.join(home, 'pinned-web-token') : undefined;
+  const ctx = { label, home, tokenFile, server: null, browser: null, page: null };
   /** Runs fn at cleanup, before serve is stopped (e.g. to kill a process the test started). */
   ctx.defer = (fn) => deferred.push(fn);
   try {
-    ctx.server = await startServe({ home, label, env: opts.env });
+    ctx.server = await startServe({ home, label, env: opts.env, tokenFile });
     ctx.browser = await launchBrowser();
     ctx.page = await openPage(ctx.browser, ctx.server.url);
     /** Opens another page on the current server (the old one stays open unless closed). */
@@ -21,7 +26,7 @@ export async function withReprise(label, body, opts = {}) {
     /** Stops serve and starts it again on the same home (the daemon keeps running). */
     ctx.restartServe = async () => {
       await ctx.server.stop();
-      ctx.server = await startServe({ home, label: `${label}.2`, env: opts.env });
+      ctx.server = await startServe({ home, label: `${label}.2`, env: opts.env, tokenFile });
       return ctx.server;
     };
     await body(ctx);

@@ -132,7 +132,8 @@ test('serve killed mid-typing: the pane says disconnected; a line is completed w
       await waitFor(async () => (await connection(page)) !== 'open', { message: 'the page to notice' });
     };
     const restart = async (n) => {
-      ctx.server = await startServe({ home, label: `input-serve-killed.${n}`, listen: `127.0.0.1:${port}`, env });
+      // The same port and, pinned, the same token: the open page reconnects (tokens are per launch otherwise).
+      ctx.server = await startServe({ home, label: `input-serve-killed.${n}`, listen: `127.0.0.1:${port}`, env, tokenFile: ctx.tokenFile });
       await waitReady(page, { timeoutMs: 30000 });
     };
     const checkOffline = async (name) => {
@@ -192,7 +193,7 @@ test('serve killed mid-typing: the pane says disconnected; a line is completed w
     }
     const ran = await history(page, pane, path.join(home, 'hist.txt'));
     assert.deepEqual(ran.filter((c) => c !== cmdB), [cmdA], 'the shell ran the first command whole, and no cut one');
-  }, { env });
+  }, { env, pinToken: true });
 });
 
 test('daemon recovery: no pane blank, no title reset, while it recovers', { timeout: 120000 }, async (t) => {

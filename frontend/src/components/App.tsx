@@ -9,6 +9,7 @@ import { SettingsView } from './SettingsView';
 import { SplitView } from './SplitView';
 import { StatusBar } from './StatusBar';
 import { TabBar } from './TabBar';
+import { pageHasToken } from '../transport/endpoint';
 
 export function App() {
   const { store, actions } = useServices();
@@ -53,7 +54,14 @@ export function App() {
             );
           })
         ) : (
-          <div className="splash">{conn === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}</div>
+          <div className="splash">
+            {conn === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}
+            {!pageHasToken() && (
+              <p role="alert" data-testid="no-token">
+                This page has no token: open the address <code>reprise serve</code> printed (a new one every launch).
+              </p>
+            )}
+          </div>
         )}
         {view === 'settings' && <SettingsView />}
         {view === 'sessions' && <SessionsView />}

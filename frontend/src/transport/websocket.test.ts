@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualTimers } from '../stream/fakeTimers';
-import { browserEndpoint, socketURL } from './endpoint';
+import { adoptToken, browserEndpoint, socketURL, TOKEN_KEY } from './endpoint';
 import type { ConnectionState } from './transport';
 import { WebSocketTransport, type SocketLike } from './websocket';
 
@@ -63,6 +63,24 @@ describe('endpoint', () => {
       token: 'abc',
     });
     expect(browserEndpoint({ protocol: 'https:', host: 'h', search: '' })).toEqual({ url: 'wss://h/ws', token: '' });
+  });
+
+  it('takes the token from the fragment, keeps it for the tab and removes it from the address', () => {
+    const stored = new Map<string, string>();
+    const storage = { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => void stored.set(k, v) };
+    const urls: string[] = [];
+    const place = { storage, replaceURL: (u: string) => urls.push(u) };
+    const loc = { protocol: 'http:', host: '127.0.0.1:8080', pathname: '/', search: '?renderer=dom', hash: '#token=abc' };
+    expect(browserEndpoint(loc, place).token).toBe('abc');
+    expect(stored.get(TOKEN_KEY)).toBe('abc');
+    expect(urls).toEqual(['/?renderer=dom']);
+    // After a reload the address has no token; the tab's storage does.
+    expect(browserEndpoint({ ...loc, search: '?renderer=dom', hash: '' }, place).token).toBe('abc');
+    expect(urls).toHaveLength(1);
+    // A new address (a new launch's token) wins over the stored one; an old-style query token is removed too.
+    expect(adoptToken({ ...loc, search: '?token=new&x=1', hash: '' }, place)).toBe('new');
+    expect(stored.get(TOKEN_KEY)).toBe('new');
+    expect(urls[1]).toBe('/?x=1');
   });
 
   it('puts the token in the query', () => {
