@@ -17,7 +17,8 @@ function keepDist(): Plugin {
 }
 
 // `npm run dev` against a running host: REPRISE_DEV_TARGET=http://127.0.0.1:PORT,
-// then open http://localhost:5173/?token=TOKEN.
+// then open http://localhost:5173/#token=TOKEN. The proxy presents the host's
+// own Host and Origin (the host refuses any other: docs/security.md).
 const devTarget = process.env.REPRISE_DEV_TARGET;
 
 export default defineConfig({
@@ -27,7 +28,7 @@ export default defineConfig({
   // One bundle, loaded from disk or loopback: size warnings do not apply.
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 2000 },
   server: devTarget
-    ? { proxy: { '/ws': { target: devTarget, ws: true, headers: { Origin: devTarget } } } }
+    ? { proxy: { '/ws': { target: devTarget, ws: true, changeOrigin: true, headers: { Origin: devTarget } } } }
     : undefined,
   test: { environment: 'node', include: ['src/**/*.test.ts'] },
 });
