@@ -327,7 +327,10 @@ func TestTokenRotation(t *testing.T) {
 // bounded, and it is disconnected with "events overflowed; reconnect"
 // instead of growing the host's memory.
 func TestNeverReadingPageIsBounded(t *testing.T) {
-	s := startServer(t)
+	// No keepalive pings during the test: a ping stuck behind the blocked
+	// write would close the socket before the notice (TestPingReleasesFrozenPage
+	// covers that path), and the flood can outlast a ping interval under load.
+	s, _, _ := startServerWith(t, Limits{PingInterval: time.Hour})
 	c := dialRaw(t, s.Addr(), 4096)
 	c.upgrade(s.Addr(), "/ws?token="+s.Token())
 	// Every request is answered with an error line that quotes its 32 KiB
