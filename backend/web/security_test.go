@@ -321,6 +321,23 @@ func TestTokenRotation(t *testing.T) {
 	if _, err := hex.DecodeString(p1); err != nil {
 		t.Fatal(err)
 	}
+	// A pinned file the user broke is an error, not replaced; a FIFO is
+	// refused at once instead of blocking serve's start.
+	bad := filepath.Join(t.TempDir(), "bad")
+	os.WriteFile(bad, []byte("short\n"), 0o600)
+	if _, err := LoadOrCreateToken(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Fatalf("malformed token file: %v", err)
+	}
+	if b, _ := os.ReadFile(bad); string(b) != "short\n" {
+		t.Fatalf("malformed token file was rewritten: %q", b)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOrCreateToken(fifo); err == nil {
+		t.Fatal("a FIFO as the token file was accepted")
+	}
 }
 
 // A page that never reads its socket: what the server queues for it stays

@@ -15,7 +15,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +24,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/connlimit"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // Server is the HTTP/WebSocket front of one host.
@@ -80,7 +80,7 @@ func NewToken() string {
 // token when it is missing. A file that holds something else is an error,
 // not silently replaced: the user put it there.
 func LoadOrCreateToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, 4<<10) // a FIFO or a huge file is refused, not waited on
 	if err == nil {
 		t := strings.TrimSpace(string(b))
 		if !validToken(t) {

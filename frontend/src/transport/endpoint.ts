@@ -75,11 +75,11 @@ export function adoptToken(loc: LocationLike, place: TokenPlace): string {
 }
 
 function pageTokenPlace(): TokenPlace {
-  let storage: Storage | null = null;
+  let storage: Storage | null;
   try {
     storage = window.sessionStorage;
   } catch {
-    storage = null;
+    storage = null; // storage disabled: the token lives in this load only
   }
   return { storage, replaceURL: (url) => history.replaceState(history.state, '', url) };
 }
