@@ -30,6 +30,72 @@ const (
 	KindOther        = "other"
 )
 
+// Activities: what an event says about the agent's turn, for its attention
+// state (backend/attention). Independent of Kind, which feeds the bindings
+// truth table: a PreToolUse or a Notification is KindOther there, but says
+// "working" or "needs input" here. "" means the event says nothing about
+// the turn (an idle reminder, a SessionEnd, a compaction).
+const (
+	ActivityStart      = "start"       // a session started; no prompt yet
+	ActivityPrompt     = "prompt"      // a prompt was submitted: a turn runs
+	ActivityTool       = "tool"        // a tool is about to run or just ran: a turn runs
+	ActivityNeedsInput = "needs-input" // a permission or question prompt is open
+	ActivityStop       = "stop"        // the turn finished
+	ActivityFailed     = "failed"      // the turn failed (API error, quota)
+)
+
+// activityNames maps agent event names whose activity their Kind does not
+// tell (tools, notifications, failures). Claude's names are the default for
+// every agent that shares its vocabulary.
+var activityNames = map[string]string{
+	"PreToolUse":         ActivityTool,
+	"PostToolUse":        ActivityTool,
+	"PostToolUseFailure": ActivityTool,
+	"BeforeTool":         ActivityTool, // Gemini
+	"AfterTool":          ActivityTool, // Gemini
+	"preToolUse":         ActivityTool, // Copilot
+	"postToolUse":        ActivityTool, // Copilot
+	"StopFailure":        ActivityFailed,
+}
+
+// needsInputTypes are Claude's Notification types that mean the agent is
+// blocked on the user. idle_prompt (a reminder ~60 s after a finished turn)
+// and auth_success say nothing new about the turn.
+var needsInputTypes = map[string]bool{"permission_prompt": true, "elicitation_dialog": true}
+
+// activityOf returns an event's Activity.
+func activityOf(ev Event) string {
+	if a, ok := activityNames[ev.Name]; ok {
+		return a
+	}
+	if ev.Name == "Notification" {
+		if ev.Agent == "gemini" {
+			// Gemini's Notification hook fires for tool permission requests
+			// only (notification_type "ToolPermission").
+			if ev.NotificationType == "" || ev.NotificationType == "ToolPermission" {
+				return ActivityNeedsInput
+			}
+			return ""
+		}
+		if needsInputTypes[ev.NotificationType] {
+			return ActivityNeedsInput
+		}
+		return ""
+	}
+	switch ev.Kind {
+	case KindSessionStart:
+		if ev.Source == "compact" {
+			return "" // a compaction mid-session, often mid-turn
+		}
+		return ActivityStart
+	case KindPrompt:
+		return ActivityPrompt
+	case KindStop:
+		return ActivityStop
+	}
+	return ""
+}
+
 // ProcessExit is the event name the launch wrapper uses:
 // `reprise hook <agent> process-exit --status N`.
 const ProcessExit = "process-exit"
@@ -68,6 +134,12 @@ type Event struct {
 	// The caller drops these.
 	Subagent   bool
 	ExitStatus *int // KindProcessExit only
+	// NotificationType is a Notification hook's notification_type
+	// (permission_prompt, elicitation_dialog, idle_prompt, …).
+	NotificationType string `json:",omitempty"`
+	// Activity is what the event says about the turn (Activity*), "" for
+	// nothing.
+	Activity string `json:",omitempty"`
 }
 
 // claudeLike is the PascalCase vocabulary Claude Code introduced and several
@@ -217,6 +289,7 @@ func Parse(agent, event string, stdin []byte, args []string) (Event, error) {
 	trimmed := strings.TrimSpace(string(data))
 	if trimmed == "" {
 		ev.Prompted = prompted(ev.Kind)
+		ev.Activity = activityOf(ev)
 		return ev, nil
 	}
 	if trimmed[0] != '{' {
@@ -281,8 +354,12 @@ func Parse(agent, event string, stdin []byte, args []string) (Event, error) {
 	if ev.Transcript, err = textField(m, maxPath, "transcript_path", "transcriptPath"); err != nil {
 		return Event{}, err
 	}
+	if ev.NotificationType, err = textField(m, maxToken, "notification_type", "notificationType"); err != nil {
+		return Event{}, err
+	}
 	ev.Subagent = present(m, "agent_id")
 	ev.Prompted = prompted(ev.Kind)
+	ev.Activity = activityOf(ev)
 	return ev, nil
 }
 

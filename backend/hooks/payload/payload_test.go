@@ -308,3 +308,50 @@ func TestParseCustomAgent(t *testing.T) {
 		t.Fatalf("session start: %+v %v", ev, err)
 	}
 }
+
+// The attention state reads Activity: which events say a turn runs, waits
+// on the user, finished or failed.
+func TestParseActivity(t *testing.T) {
+	const id = `"session_id":"s-1"`
+	cases := []struct {
+		agent, event, stdin string
+		args                []string
+		kind, activity      string
+		notification        string
+	}{
+		{"claude", "SessionStart", `{` + id + `,"source":"startup"}`, nil, KindSessionStart, ActivityStart, ""},
+		{"claude", "SessionStart", `{` + id + `,"source":"compact"}`, nil, KindSessionStart, "", ""},
+		{"claude", "UserPromptSubmit", `{` + id + `,"prompt":"hi"}`, nil, KindPrompt, ActivityPrompt, ""},
+		{"claude", "PreToolUse", `{` + id + `,"tool_name":"Bash"}`, nil, KindOther, ActivityTool, ""},
+		{"claude", "PostToolUse", `{` + id + `,"tool_name":"Bash"}`, nil, KindOther, ActivityTool, ""},
+		{"claude", "Notification", `{` + id + `,"notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`, nil, KindOther, ActivityNeedsInput, "permission_prompt"},
+		{"claude", "Notification", `{` + id + `,"notification_type":"elicitation_dialog"}`, nil, KindOther, ActivityNeedsInput, "elicitation_dialog"},
+		{"claude", "Notification", `{` + id + `,"notification_type":"idle_prompt"}`, nil, KindOther, "", "idle_prompt"},
+		{"claude", "Notification", `{` + id + `,"notification_type":"auth_success"}`, nil, KindOther, "", "auth_success"},
+		{"claude", "Notification", `{` + id + `}`, nil, KindOther, "", ""},
+		{"claude", "Stop", `{` + id + `}`, nil, KindStop, ActivityStop, ""},
+		{"claude", "StopFailure", `{` + id + `,"error":"rate_limit"}`, nil, KindStop, ActivityFailed, ""},
+		{"claude", "SessionEnd", `{` + id + `,"reason":"other"}`, nil, KindSessionEnd, "", ""},
+		{"claude", "Stop", "", nil, KindStop, ActivityStop, ""}, // no payload at all
+		{"codex", "notify", "", []string{`{"type":"agent-turn-complete","thread-id":"t-1"}`}, KindStop, ActivityStop, ""},
+		{"gemini", "BeforeAgent", `{` + id + `}`, nil, KindPrompt, ActivityPrompt, ""},
+		{"gemini", "AfterTool", `{` + id + `}`, nil, KindOther, ActivityTool, ""},
+		{"gemini", "Notification", `{` + id + `,"notification_type":"ToolPermission"}`, nil, KindOther, ActivityNeedsInput, "ToolPermission"},
+		{"gemini", "AfterAgent", `{` + id + `}`, nil, KindStop, ActivityStop, ""},
+	}
+	for _, c := range cases {
+		ev, err := Parse(c.agent, c.event, []byte(c.stdin), c.args)
+		if err != nil {
+			t.Errorf("%s %s: %v", c.agent, c.event, err)
+			continue
+		}
+		if ev.Kind != c.kind || ev.Activity != c.activity || ev.NotificationType != c.notification {
+			t.Errorf("%s %s %s: kind %q activity %q type %q, want %q %q %q", c.agent, c.event, c.stdin,
+				ev.Kind, ev.Activity, ev.NotificationType, c.kind, c.activity, c.notification)
+		}
+	}
+	// A notification_type that is not a string is refused like any other field.
+	if _, err := Parse("claude", "Notification", []byte(`{"notification_type":7}`), nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("numeric notification_type: %v, want ErrInvalid", err)
+	}
+}
