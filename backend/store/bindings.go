@@ -312,3 +312,35 @@ func (s *Store) Transcript(ctx context.Context, terminalID string) (string, erro
 	err := s.db.WithContext(ctx).Table("bindings").Select("transcript").Where("terminal_id = ?", terminalID).Scan(&p).Error
 	return p, dbErr(err)
 }
+
+// Activity is the last thing a binding's hooks said about the agent's turn.
+type Activity struct {
+	Activity string
+	At       time.Time
+}
+
+// SetActivity records a binding's latest activity. Hook events are applied
+// in arrival order (the inbox drains in file-name order, one at a time), so
+// the last write is the latest activity.
+func (s *Store) SetActivity(ctx context.Context, terminalID, activity string, at time.Time) error {
+	return dbErr(s.db.WithContext(ctx).Table("bindings").Where("terminal_id = ?", terminalID).
+		Updates(map[string]any{"activity": activity, "activity_at": utc(at)}).Error)
+}
+
+// Activities returns every binding's latest activity, by terminal id.
+func (s *Store) Activities(ctx context.Context) (map[string]Activity, error) {
+	var rows []struct {
+		TerminalID string
+		Activity   string
+		ActivityAt *time.Time
+	}
+	if err := s.db.WithContext(ctx).Table("bindings").Select("terminal_id, activity, activity_at").
+		Where("activity_at IS NOT NULL").Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("list binding activities: %w", dbErr(err))
+	}
+	out := make(map[string]Activity, len(rows))
+	for _, r := range rows {
+		out[r.TerminalID] = Activity{Activity: r.Activity, At: *r.ActivityAt}
+	}
+	return out, nil
+}

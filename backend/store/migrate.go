@@ -30,6 +30,7 @@ var migrations = []migration{
 	{Version: 4, Name: "binding transcript path", Up: migrate4},
 	{Version: 5, Name: "terminals restored_from index", Up: migrate5},
 	{Version: 6, Name: "binding exit status, unconfirmed resumes, outcome detail", Up: migrate6},
+	{Version: 7, Name: "binding activity", Up: migrate7},
 }
 
 // schemaMigration records an applied migration.

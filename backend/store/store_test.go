@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/reprise-dev/reprise/backend/bindings"
 )
 
 func testLogger(t *testing.T) *slog.Logger {
@@ -227,5 +230,40 @@ func TestTwoStoresWriteConcurrently(t *testing.T) {
 	}
 	if len(ts) != 4*perWorker {
 		t.Errorf("%d terminals, want %d", len(ts), 4*perWorker)
+	}
+}
+
+// A binding's activity survives the truth table's writes (they do not know
+// the column) and lists by terminal.
+func TestBindingActivity(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	if _, err := s.CreateTerminal(ctx, Terminal{ID: "t_a", Argv: []string{"sh"}}); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	apply := func(kind string, at time.Time) {
+		t.Helper()
+		if _, _, err := s.ApplyBinding(ctx, "t_a", func(cur *bindings.Binding) (bindings.Binding, bool) {
+			next, _, changed := bindings.Decide(cur, bindings.Input{Kind: kind, AgentID: "claude", SessionID: "s1", At: at})
+			return next, changed
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply(bindings.KindSessionStart, at)
+	if got, err := s.Activities(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("activities before any: %v, %v", got, err)
+	}
+	if err := s.SetActivity(ctx, "t_a", "needs-input", at.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	apply(bindings.KindOther, at.Add(2*time.Second))
+	got, err := s.Activities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := got["t_a"]; a.Activity != "needs-input" || !a.At.Equal(at.Add(time.Second)) || len(got) != 1 {
+		t.Errorf("activities = %+v, want t_a needs-input at %v", got, at.Add(time.Second))
 	}
 }
