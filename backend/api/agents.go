@@ -154,3 +154,34 @@ type (
 	// Deprecated: use CreateAgentResult.
 	RunAgentResult = CreateAgentResult
 )
+
+// Agent attention states (backend/attention, docs/decisions.md "Agent
+// states").
+const (
+	AgentStarting    = "starting"    // launched; no event yet, or SessionStart only
+	AgentWorking     = "working"     // a prompt was submitted or a tool ran; the turn has not ended
+	AgentNeedsInput  = "needs-input" // a permission or question prompt is open
+	AgentIdle        = "idle"        // the turn finished; waiting for the next prompt
+	AgentFailedTurn  = "failed-turn" // the turn failed (API error, out of quota)
+	AgentInterrupted = "interrupted" // the terminal died under the agent
+	AgentExited      = "exited"      // the agent ended on purpose (goodbye, pane closed, resumed elsewhere)
+)
+
+// AgentState is what one pane's agent is doing, derived on every read from
+// the binding, the last hook activity and the terminal's process.
+type AgentState struct {
+	TerminalID string    `json:"terminalId"`
+	PaneID     string    `json:"paneId,omitempty"`
+	AgentID    string    `json:"agentId"`
+	AgentLabel string    `json:"agentLabel"`
+	SessionID  string    `json:"sessionId,omitempty"`
+	Cwd        string    `json:"cwd,omitempty"`
+	State      string    `json:"state"` // Agent*
+	Since      time.Time `json:"since"` // when the state began
+	// Stale: working, but no hook event for 10 minutes or more (QuietForSec
+	// says how long); the turn may be stuck.
+	Stale       bool   `json:"stale,omitempty"`
+	QuietForSec int64  `json:"quietForSec,omitempty"`
+	Detail      string `json:"detail"` // the state in words, e.g. "working — no activity for 12 min"
+	EndReason   string `json:"endReason,omitempty"`
+}

@@ -11,19 +11,20 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
 )
 
-// States.
+// States, as the API names them.
 const (
-	Starting    = "starting"    // launched; no event yet, or SessionStart only
-	Working     = "working"     // a prompt was submitted or a tool ran, and the turn has not ended
-	NeedsInput  = "needs-input" // a permission or question prompt is open
-	Idle        = "idle"        // the turn finished; waiting for the next prompt
-	FailedTurn  = "failed-turn" // the turn failed (API error, out of quota)
-	Interrupted = "interrupted" // the terminal died under the agent (a kill, a crash, a reboot)
-	Exited      = "exited"      // the agent ended on purpose: it said goodbye, the pane was closed, or its conversation moved
+	Starting    = api.AgentStarting    // launched; no event yet, or SessionStart only
+	Working     = api.AgentWorking     // a prompt was submitted or a tool ran, and the turn has not ended
+	NeedsInput  = api.AgentNeedsInput  // a permission or question prompt is open
+	Idle        = api.AgentIdle        // the turn finished; waiting for the next prompt
+	FailedTurn  = api.AgentFailedTurn  // the turn failed (API error, out of quota)
+	Interrupted = api.AgentInterrupted // the terminal died under the agent (a kill, a crash, a reboot)
+	Exited      = api.AgentExited      // the agent ended on purpose: it said goodbye, the pane was closed, or its conversation moved
 )
 
 // StaleAfter is how long a turn may go without any hook event before

@@ -273,10 +273,11 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 	if !ok {
 		return nil
 	}
-	b, _, err := h.applyBinding(ctx, rec.TerminalID, in)
+	b, changed, err := h.applyBinding(ctx, rec.TerminalID, in)
 	if err != nil {
 		return err
 	}
+	h.recordActivity(ctx, rec, b, changed)
 	if p, ok := transcriptOf(rec, b); ok {
 		if err := h.store.SetTranscript(ctx, rec.TerminalID, p); err != nil {
 			h.log.Warn("record transcript path", "terminal", rec.TerminalID, "err", err)

@@ -1,0 +1,72 @@
+package host
+
+import (
+	"context"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/attention"
+	"github.com/reprise-dev/reprise/backend/bindings"
+)
+
+// AgentStates lists what each pane's agent is doing: one entry per pane
+// (its latest binding; a cold-respawned pane's agent is found through
+// restored_from), plus live agents in terminals no pane shows. Bindings of
+// terminals that are no longer in the layout are history (Sessions), not
+// state. States are derived on each call (attention.Derive), never stored,
+// so one cannot outlive the facts: no "working" once the process is gone.
+func (h *Host) AgentStates(ctx context.Context) ([]api.AgentState, error) {
+	bs, err := h.store.ListBindings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	acts, err := h.store.Activities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	out := []api.AgentState{}
+	byPane := map[string]int{} // pane → index in out
+	for _, b := range bs {     // oldest first: a later binding of a pane replaces an earlier one
+		pane := h.paneForResume(ctx, b.TerminalID)
+		if pane == "" && b.Ended() {
+			continue
+		}
+		running := false
+		if t, err := h.store.GetTerminal(ctx, b.TerminalID); err == nil {
+			running = t.Status == api.StatusRunning
+		}
+		act := acts[b.TerminalID]
+		s := attention.Derive(attention.Input{Binding: b, Activity: act.Activity, ActivityAt: act.At, Running: running, Now: now})
+		_, label := h.canResume(ctx, b.AgentID)
+		a := api.AgentState{
+			TerminalID: b.TerminalID, PaneID: pane, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID,
+			Cwd: b.Cwd, State: s.State, Since: s.Since, Stale: s.Stale, QuietForSec: int64(s.QuietFor.Seconds()),
+			Detail: s.Detail, EndReason: b.EndReason,
+		}
+		if i, ok := byPane[pane]; ok && pane != "" {
+			out[i] = a
+			continue
+		}
+		if pane != "" {
+			byPane[pane] = len(out)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// recordActivity stores what a hook event said about the turn, for
+// AgentStates.
+func (h *Host) recordActivity(ctx context.Context, rec HookRecord, b bindings.Binding, changed bool) {
+	if !attention.Records(rec.Event, b, changed) {
+		return
+	}
+	at := rec.At
+	if at.IsZero() {
+		at = b.LastEventAt
+	}
+	if err := h.store.SetActivity(ctx, rec.TerminalID, rec.Event.Activity, at); err != nil {
+		h.log.Warn("record agent activity", "terminal", rec.TerminalID, "err", err)
+	}
+}
