@@ -96,7 +96,13 @@ func claudeHandler(cmd, event string) *node {
 
 var claudeSpec = &jsonSpec{container: []string{"hooks"}, nested: true, cmdKey: "command", handler: claudeHandler}
 
-var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "Stop", "StopFailure", "SessionEnd"}
+// claudeEvents: the four the truth table needs, plus what the agent states
+// need (backend/attention): StopFailure (a failed turn), Notification (a
+// permission or question prompt is open) and PostToolUse (the prompt was
+// answered and the turn goes on; it also keeps a long turn from looking
+// stuck). PreToolUse would say the same as PostToolUse at twice the cost
+// of a `reprise hook` run per tool call, so it is not installed.
+var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Notification", "Stop", "StopFailure", "SessionEnd"}
 
 var agents = map[string]agentDef{
 	"claude": {

@@ -895,7 +895,7 @@ func TestClaudeSettingsJSON(t *testing.T) {
 		}
 	}
 	slices.Sort(events)
-	if want := []string{"SessionEnd", "SessionStart", "Stop", "StopFailure", "UserPromptSubmit"}; !slices.Equal(events, want) {
+	if want := []string{"Notification", "PostToolUse", "SessionEnd", "SessionStart", "Stop", "StopFailure", "UserPromptSubmit"}; !slices.Equal(events, want) {
 		t.Fatalf("events %v", events)
 	}
 	// Same bytes as the settings.json Install writes for a new file.
