@@ -34,6 +34,11 @@
 //   - SessionStart startup|resume|clear at once; a turn appends to
 //     CONFIG/projects/<cwd, non-alphanumerics as '->/<id>.jsonl, then runs
 //     UserPromptSubmit, prints the reply, runs Stop (stop_hook_active false);
+//     a turn "hold …" prints "● holding" and replies only after the next
+//     line; a turn "ask …" runs Notification (notification_type
+//     permission_prompt, matcher target the type), prints "Do you want to
+//     proceed?", and on the next line runs PostToolUse (tool_name Bash,
+//     target Bash), prints "● ran Bash", and replies after one more line;
 //   - /exit (or /quit, or Ctrl-D): SessionEnd prompt_input_exit, exit 0;
 //     /clear: SessionEnd clear, new UUIDv4, SessionStart clear;
 //     SIGHUP or a closed pty: SessionEnd other, "Resume this session with:

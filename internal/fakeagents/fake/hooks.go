@@ -20,6 +20,8 @@ const (
 	UserPromptSubmit = "UserPromptSubmit"
 	Stop             = "Stop"
 	SessionEnd       = "SessionEnd"
+	PostToolUse      = "PostToolUse"  // claude: "ask " turns, after the answer
+	Notification     = "Notification" // claude: "ask " turns, the permission prompt
 )
 
 // Handler is one hook handler: {"type":"command","command":"…","timeout":N}.

@@ -99,6 +99,10 @@ type claude struct {
 	mu         sync.Mutex // guards the fields below
 	id         string
 	transcript *fake.ClaudeTranscript
+
+	// pending, when set, takes the next line: a "hold " or "ask " turn
+	// waiting for the user. Only the REPL goroutine touches it.
+	pending func(line string)
 }
 
 func run(args []string) int {
@@ -275,6 +279,11 @@ func (c *claude) hangup() {
 }
 
 func (c *claude) line(line string) {
+	if p := c.pending; p != nil {
+		c.pending = nil
+		p(line)
+		return
+	}
 	if !strings.HasPrefix(line, "/") {
 		c.turn(line)
 		return
@@ -301,6 +310,31 @@ func (c *claude) turn(prompt string) {
 		fmt.Fprintf(os.Stderr, "fake claude: transcript: %v\n", err)
 	}
 	c.fire(context.Background(), fake.UserPromptSubmit, "", map[string]any{"prompt": prompt})
+	switch {
+	case strings.HasPrefix(prompt, "hold "):
+		// The turn runs until the next line.
+		c.screen.Println("● holding")
+		c.pending = func(string) { c.reply(prompt) }
+		return
+	case strings.HasPrefix(prompt, "ask "):
+		// A tool needs permission: Notification, then the answer runs the
+		// tool (PostToolUse) and the turn goes on until the next line.
+		c.fire(context.Background(), fake.Notification, "permission_prompt", map[string]any{
+			"notification_type": "permission_prompt", "message": "Claude needs your permission to use Bash"})
+		c.screen.Println("Do you want to proceed?")
+		c.pending = func(string) {
+			c.fire(context.Background(), fake.PostToolUse, "Bash", map[string]any{"tool_name": "Bash"})
+			c.screen.Println("● ran Bash")
+			c.pending = func(string) { c.reply(prompt) }
+		}
+		return
+	}
+	c.reply(prompt)
+}
+
+// reply ends a turn: the answer, then Stop.
+func (c *claude) reply(prompt string) {
+	_, t := c.session()
 	reply := "ack: " + prompt
 	if err := t.Append(fake.Message{Role: "assistant", Text: reply}); err != nil {
 		fmt.Fprintf(os.Stderr, "fake claude: transcript: %v\n", err)

@@ -1,0 +1,81 @@
+package host
+
+import (
+	"context"
+	"testing"
+
+	"github.com/reprise-dev/reprise/backend/api"
+)
+
+func agentState(t *testing.T, h *Host, tid string) (api.AgentState, bool) {
+	t.Helper()
+	states, err := h.AgentStates(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range states {
+		if s.TerminalID == tid {
+			return s, true
+		}
+	}
+	return api.AgentState{}, false
+}
+
+func waitState(t *testing.T, h *Host, tid, want string) api.AgentState {
+	t.Helper()
+	var last api.AgentState
+	waitFor(t, "agent state "+want, func() bool {
+		s, ok := agentState(t, h, tid)
+		last = s
+		return ok && s.State == want
+	})
+	return last
+}
+
+// The fake Claude, launched by the host with its per-launch hooks, through
+// every live state: starting → working (a held turn) → idle → needs-input
+// (a permission prompt) → working (answered: PostToolUse) → idle, then
+// killed mid-turn → interrupted, never "working" for a dead process.
+func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
+	e := newAgentEnv(t)
+	h := e.start(t)
+	defer h.Close()
+	ctx := context.Background()
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Cwd: e.work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := h.NewViewer()
+	defer v.Close()
+	s := attach(t, v, res.TerminalID)
+	waitText(t, s, "? for shortcuts")
+	waitBinding(t, h, res.TerminalID, "session start", func(b api.Binding) bool { return b.LastEvent == "session-start" })
+	st := waitState(t, h, res.TerminalID, api.AgentStarting)
+	if st.PaneID == "" || st.AgentID != "claude" || st.SessionID != res.SessionID {
+		t.Fatalf("state %+v, want claude's session %s in a pane", st, res.SessionID)
+	}
+
+	v.Input(ctx, res.TerminalID, []byte("hold on KIWI-1\r"))
+	waitText(t, s, "● holding")
+	waitState(t, h, res.TerminalID, api.AgentWorking)
+	v.Input(ctx, res.TerminalID, []byte("go\r"))
+	waitText(t, s, "ack: hold on KIWI-1")
+	waitState(t, h, res.TerminalID, api.AgentIdle)
+
+	v.Input(ctx, res.TerminalID, []byte("ask to run ls\r"))
+	waitText(t, s, "Do you want to proceed?")
+	waitState(t, h, res.TerminalID, api.AgentNeedsInput)
+	v.Input(ctx, res.TerminalID, []byte("y\r"))
+	waitText(t, s, "● ran Bash")
+	waitState(t, h, res.TerminalID, api.AgentWorking)
+
+	killTerminal(t, h, res.TerminalID) // mid-turn
+	st = waitState(t, h, res.TerminalID, api.AgentInterrupted)
+	if st.EndReason != "terminal-exited" && st.EndReason != "" {
+		t.Fatalf("interrupted with end reason %q", st.EndReason)
+	}
+	waitBinding(t, h, res.TerminalID, "ended", func(b api.Binding) bool { return b.EndReason != "" })
+	if st, _ := agentState(t, h, res.TerminalID); st.State != api.AgentInterrupted || st.EndReason != "terminal-exited" {
+		t.Fatalf("after the kill: %+v, want interrupted (terminal-exited)", st)
+	}
+}
