@@ -30,6 +30,7 @@ type (
 	Terminal           = api.Terminal
 	Session            = api.Session
 	Binding            = api.Binding
+	AgentState         = api.AgentState
 	CreateAgentRequest = api.CreateAgentRequest
 	CreateAgentResult  = api.CreateAgentResult
 	// Deprecated: use CreateAgentRequest.
@@ -191,6 +192,14 @@ func (c *Client) Sessions(ctx context.Context, all bool, query string) ([]Sessio
 func (c *Client) ResumeCandidates(ctx context.Context) ([]Binding, error) {
 	var out []Binding
 	return out, c.do(ctx, http.MethodGet, "/v1/candidates", nil, &out)
+}
+
+// AgentStates lists what each pane's agent is doing (starting, working,
+// needs-input, idle, failed-turn, interrupted, exited), derived on every
+// call.
+func (c *Client) AgentStates(ctx context.Context) ([]AgentState, error) {
+	var out []AgentState
+	return out, c.do(ctx, http.MethodGet, "/v1/agent-states", nil, &out)
 }
 
 // Binding returns which agent ran in a terminal and how it ended.

@@ -33,6 +33,7 @@ type backend interface {
 	ResetAgent(ctx context.Context, id string) (api.Agent, error)
 	Sessions(ctx context.Context, all bool, query string) ([]api.Session, error)
 	ResumeCandidates(ctx context.Context) ([]api.Binding, error)
+	AgentStates(ctx context.Context) ([]api.AgentState, error)
 	Resume(ctx context.Context, terminalID string) (api.ResumeResult, error)
 }
 
@@ -189,7 +190,7 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 	}
 	create.RegisterFlagCompletionFunc("agent", completeAgentIDs)
 	update.ValidArgsFunction, reset.ValidArgsFunction = completeAgentIDs, completeAgentIDs
-	agents.AddCommand(list, create, update, reset)
+	agents.AddCommand(list, create, update, reset, agentsStatusCommand(home, env))
 	return agents
 }
 

@@ -84,7 +84,7 @@ func commands(c *cobra.Command, prefix []string) [][]string {
 
 // allCommands is every command a user can run; TestEveryCommandHasHelp
 // checks the tree has no other.
-var allCommands = []string{"serve", "terminals", "terminals list", "agents", "agents list", "agents create", "agents update",
+var allCommands = []string{"serve", "terminals", "terminals list", "agents", "agents list", "agents create", "agents update", "agents status",
 	"agents reset", "sessions", "sessions list", "resume", "restore-check", "mcp", "ptyd", "version",
 	"completion", "completion bash", "completion zsh", "completion fish", "completion powershell"}
 

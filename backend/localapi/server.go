@@ -196,6 +196,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/bindings/{terminalId}", s.wrap(func(r *http.Request) (any, error) {
 		return h.Binding(r.Context(), r.PathValue("terminalId"))
 	}))
+	mux.HandleFunc("GET /v1/agent-states", s.wrap(func(r *http.Request) (any, error) { return h.AgentStates(r.Context()) }))
 	mux.HandleFunc("GET /v1/candidates", s.wrap(func(r *http.Request) (any, error) { return h.ResumeCandidates(r.Context()) }))
 	mux.HandleFunc("GET /v1/sessions", s.wrap(func(r *http.Request) (any, error) {
 		q := r.URL.Query()

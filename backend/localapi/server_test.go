@@ -260,6 +260,7 @@ func TestRoutes(t *testing.T) {
 		{route: "GET /v1/bindings/{terminalId}", method: "GET", path: "/v1/bindings/{agentTerminal}", want: 200, contains: `"sessionId":"{session}"`},
 		{route: "GET /v1/bindings/{terminalId}", method: "GET", path: "/v1/bindings/t_0000000000000000", want: 404, contains: "not found"},
 		{route: "GET /v1/candidates", method: "GET", path: "/v1/candidates", want: 200, contains: `[]`},
+		{route: "GET /v1/agent-states", method: "GET", path: "/v1/agent-states", want: 200, contains: `"terminalId":"{agentTerminal}","paneId":"p`},
 		{route: "GET /v1/sessions", method: "GET", path: "/v1/sessions", want: 200, contains: `"sessionId":"{session}"`},
 		{route: "GET /v1/sessions", method: "GET", path: "/v1/sessions?all=1&q=no-such-thing", want: 200, contains: `[]`},
 		{route: "GET /v1/sessions", method: "GET", path: "/v1/sessions?all=true&q={session}", want: 200, contains: `"live":true`},

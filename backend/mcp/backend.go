@@ -153,6 +153,11 @@ func (c *connector) ResumeCandidates(ctx context.Context) (out []api.Binding, er
 	return
 }
 
+func (c *connector) AgentStates(ctx context.Context) (out []api.AgentState, err error) {
+	err = c.do(ctx, func(b Backend) (e error) { out, e = b.AgentStates(ctx); return })
+	return
+}
+
 func (c *connector) Resume(ctx context.Context, terminalID string) (out api.ResumeResult, err error) {
 	err = c.do(ctx, func(b Backend) (e error) { out, e = b.Resume(ctx, terminalID); return })
 	return

@@ -190,7 +190,7 @@ func TestStdioEndToEnd(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"agents_create", "agents_list", "resume", "resume_candidates", "sessions_list", "terminals_list"}; !slices.Equal(names, want) {
+	if want := []string{"agents_create", "agents_list", "agents_status", "resume", "resume_candidates", "sessions_list", "terminals_list"}; !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
 	agents := call[agentsOutput](t, cs, "agents_list", nil)

@@ -22,6 +22,7 @@ type Backend interface {
 	Terminals(ctx context.Context) ([]api.Terminal, error)
 	Sessions(ctx context.Context, all bool, query string) ([]api.Session, error)
 	ResumeCandidates(ctx context.Context) ([]api.Binding, error)
+	AgentStates(ctx context.Context) ([]api.AgentState, error)
 	Resume(ctx context.Context, terminalID string) (api.ResumeResult, error)
 }
 
@@ -71,6 +72,9 @@ type (
 	}
 	candidatesOutput struct {
 		Candidates []api.Binding `json:"candidates"`
+	}
+	agentStatesOutput struct {
+		Agents []api.AgentState `json:"agents"`
 	}
 )
 
@@ -143,6 +147,18 @@ func NewServer(b Backend, opts ServerOptions) *mcpsdk.Server {
 	}, func(ctx context.Context, _ noInput) (any, error) {
 		bs, err := b.ResumeCandidates(ctx)
 		return candidatesOutput{Candidates: nonNil(bs)}, err
+	})
+
+	addTool(s, logger, &mcpsdk.Tool{
+		Name:  "agents_status",
+		Title: "What each agent is doing",
+		Description: "List each pane's agent and its state: starting, working, needs-input (a permission or question prompt is open), " +
+			"idle (the turn finished), failed-turn, interrupted or exited. stale is true when a working agent sent no event for 10 minutes " +
+			"(quietForSec says how long): it may be stuck.",
+		Annotations: readOnlyHints(),
+	}, func(ctx context.Context, _ noInput) (any, error) {
+		as, err := b.AgentStates(ctx)
+		return agentStatesOutput{Agents: nonNil(as)}, err
 	})
 
 	addTool(s, logger, &mcpsdk.Tool{

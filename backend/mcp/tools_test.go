@@ -70,6 +70,9 @@ func (f *fakeBackend) Sessions(ctx context.Context, all bool, q string) ([]api.S
 func (f *fakeBackend) ResumeCandidates(ctx context.Context) ([]api.Binding, error) {
 	return []api.Binding{{TerminalID: "t_1", AgentID: "claude", Candidate: true}}, f.record("ResumeCandidates")
 }
+func (f *fakeBackend) AgentStates(ctx context.Context) ([]api.AgentState, error) {
+	return []api.AgentState{{TerminalID: "t_1", AgentID: "claude", State: api.AgentNeedsInput}}, f.record("AgentStates")
+}
 func (f *fakeBackend) Resume(ctx context.Context, tid string) (api.ResumeResult, error) {
 	return api.ResumeResult{TerminalID: "t_2", FromTerminal: tid}, f.record("Resume %s", tid)
 }
@@ -230,7 +233,7 @@ var sentenceBreak = regexp.MustCompile(`[.!?]\s+[A-Z]`)
 
 // The hints clients use to decide what needs the user's approval.
 func TestToolAnnotations(t *testing.T) {
-	readOnly := []string{"agents_list", "terminals_list", "sessions_list", "resume_candidates"}
+	readOnly := []string{"agents_list", "terminals_list", "sessions_list", "resume_candidates", "agents_status"}
 	acting := []string{"agents_create", "resume"}
 	tools := listTools(t, connect(t, &fakeBackend{}, ServerOptions{}))
 	if len(tools) != len(readOnly)+len(acting) {
@@ -272,6 +275,7 @@ func TestToolsCallTheBackend(t *testing.T) {
 		{"sessions_list", nil, `Sessions all=false q=""`, "sessions"},
 		{"sessions_list", map[string]any{"all": true, "query": "repo"}, `Sessions all=true q="repo"`, "sessions"},
 		{"resume_candidates", nil, "ResumeCandidates", "candidates"},
+		{"agents_status", nil, "AgentStates", "agents"},
 		{"resume", map[string]any{"terminalId": "t_1"}, "Resume t_1", "fromTerminalId"},
 	}
 	b := &fakeBackend{}

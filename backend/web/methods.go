@@ -224,6 +224,9 @@ var methods = []method{
 	def("agents.run", func(ctx context.Context, c call, p api.CreateAgentRequest) (api.CreateAgentResult, error) {
 		return c.srv.host.CreateAgent(ctx, p)
 	}),
+	def("agents.states", func(ctx context.Context, c call, _ Empty) ([]api.AgentState, error) {
+		return c.srv.host.AgentStates(ctx)
+	}),
 	def("bindings.list", func(ctx context.Context, c call, p BindingsParams) ([]api.Binding, error) {
 		if p.Candidates {
 			return c.srv.host.ResumeCandidates(ctx)

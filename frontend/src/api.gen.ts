@@ -31,6 +31,7 @@ export interface Methods {
   'agents.installHooks': [AgentIDParams, Agent];
   'agents.removeHooks': [AgentIDParams, Agent];
   'agents.run': [CreateAgentRequest, CreateAgentResult];
+  'agents.states': [Record<string, never>, AgentState[] | null];
   'bindings.list': [BindingsParams, Binding[] | null];
   'resume': [ResumeRequest, ResumeResult];
   'sessions.list': [SessionsParams, Session[] | null];
@@ -65,6 +66,22 @@ export interface Agent {
 /** web.AgentIDParams */
 export interface AgentIDParams {
   id: string;
+}
+
+/** api.AgentState */
+export interface AgentState {
+  terminalId: string;
+  paneId?: string;
+  agentId: string;
+  agentLabel: string;
+  sessionId?: string;
+  cwd?: string;
+  state: string;
+  since: string;
+  stale?: boolean;
+  quietForSec?: number;
+  detail: string;
+  endReason?: string;
 }
 
 /** web.AttachParams */
