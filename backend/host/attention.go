@@ -7,6 +7,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/attention"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/layout"
 )
 
 // AgentStates lists what each pane's agent is doing: one entry per pane
@@ -24,10 +25,17 @@ func (h *Host) AgentStates(ctx context.Context) ([]api.AgentState, error) {
 	if err != nil {
 		return nil, err
 	}
+	shown, err := h.shownTerminals(ctx)
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now()
 	out := []api.AgentState{}
 	byPane := map[string]int{} // pane → index in out
 	for _, b := range bs {     // oldest first: a later binding of a pane replaces an earlier one
+		if b.Ended() && !shown[b.TerminalID] {
+			continue // history: skipped without a query per binding
+		}
 		pane := h.paneForResume(ctx, b.TerminalID)
 		if pane == "" && b.Ended() {
 			continue
@@ -69,4 +77,29 @@ func (h *Host) recordActivity(ctx context.Context, rec HookRecord, b bindings.Bi
 	if err := h.store.SetActivity(ctx, rec.TerminalID, rec.Event.Activity, at); err != nil {
 		h.log.Warn("record agent activity", "terminal", rec.TerminalID, "err", err)
 	}
+}
+
+// shownTerminals is the set of terminals a pane may show an agent state
+// for: each pane's terminal and the terminals it was cold-respawned from
+// (as far back as paneForResume looks). Ended bindings outside it are
+// history, so AgentStates skips them without a query each: a home that ran
+// thousands of agents keeps thousands of ended bindings.
+func (h *Host) shownTerminals(ctx context.Context) (map[string]bool, error) {
+	l, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shown := map[string]bool{}
+	for _, p := range layout.Panes(l) {
+		id := p.TerminalID
+		for i := 0; i < 8 && id != "" && !shown[id]; i++ {
+			shown[id] = true
+			t, err := h.store.GetTerminal(ctx, id)
+			if err != nil {
+				break
+			}
+			id = t.RestoredFrom
+		}
+	}
+	return shown, nil
 }

@@ -2,9 +2,13 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/store"
 )
 
 func agentState(t *testing.T, h *Host, tid string) (api.AgentState, bool) {
@@ -77,5 +81,41 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	waitBinding(t, h, res.TerminalID, "ended", func(b api.Binding) bool { return b.EndReason != "" })
 	if st, _ := agentState(t, h, res.TerminalID); st.State != api.AgentInterrupted || st.EndReason != "terminal-exited" {
 		t.Fatalf("after the kill: %+v, want interrupted (terminal-exited)", st)
+	}
+}
+
+// Ended bindings of terminals no pane shows are history, not state; a live
+// agent in a terminal no pane shows is still listed.
+func TestAgentStatesSkipHistory(t *testing.T) {
+	h := startHost(t, newHome(t))
+	defer h.Close()
+	ctx := context.Background()
+	now := time.Now()
+	bind := func(tid, status string, kinds ...string) {
+		t.Helper()
+		if _, err := h.store.CreateTerminal(ctx, store.Terminal{ID: tid, Argv: []string{"sh"}, Status: status}); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range kinds {
+			if _, _, err := h.applyBinding(ctx, tid, bindings.Input{Kind: k, AgentID: "claude", SessionID: "s-" + tid, At: now}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := 0; i < 200; i++ {
+		bind(fmt.Sprintf("t_%016x", i), api.StatusClosed, bindings.KindLaunch, bindings.KindDispose)
+	}
+	// The store says its terminal exited; the truth table has not heard.
+	bind("t_live000000000000", api.StatusExited, bindings.KindLaunch)
+	states, err := h.AgentStates(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(states) != 1 || states[0].TerminalID != "t_live000000000000" || states[0].PaneID != "" {
+		t.Fatalf("states %+v, want only the live agent (no pane)", states)
+	}
+	// Its terminal is not running: not "starting" but interrupted.
+	if states[0].State != api.AgentInterrupted {
+		t.Fatalf("state %s for a terminal that is not running, want interrupted", states[0].State)
 	}
 }
