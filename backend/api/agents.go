@@ -184,4 +184,7 @@ type AgentState struct {
 	QuietForSec int64  `json:"quietForSec,omitempty"`
 	Detail      string `json:"detail"` // the state in words, e.g. "working — no activity for 12 min"
 	EndReason   string `json:"endReason,omitempty"`
+	// ExitStatus is the agent's exit status as its launch wrapper reported
+	// it (≥ 128: killed by signal status−128), once it exited.
+	ExitStatus *int `json:"exitStatus,omitempty"`
 }

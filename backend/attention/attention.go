@@ -68,10 +68,14 @@ func Derive(in Input) State {
 		if b.EndedAt != nil {
 			since = *b.EndedAt
 		}
-		if b.EndReason == bindings.TerminalExited {
-			return State{State: Interrupted, Since: since, Detail: "interrupted: the terminal ended under the agent"}
+		status := ""
+		if b.ExitStatus != nil {
+			status = fmt.Sprintf(", exit status %d", *b.ExitStatus)
 		}
-		return State{State: Exited, Since: since, Detail: "exited (" + b.EndReason + ")"}
+		if b.EndReason == bindings.TerminalExited {
+			return State{State: Interrupted, Since: since, Detail: "interrupted: the agent was killed or its terminal ended" + status}
+		}
+		return State{State: Exited, Since: since, Detail: "exited (" + b.EndReason + status + ")"}
 	}
 	if !in.Running {
 		// The process is gone and the truth table has not caught up yet (the

@@ -19,6 +19,7 @@ type step struct {
 	wait    time.Duration
 	want    string
 	stale   bool
+	detail  string // a substring of Detail, when set
 }
 
 // world folds steps the way the host does: subagent events dropped, the
@@ -137,7 +138,11 @@ func TestDerive(t *testing.T) {
 		},
 		"killed: the wrapper reports a signal": {
 			{hook: `UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},
-			{observe: bindings.KindProcessExit + ":137", wait: sec, want: Interrupted},
+			{observe: bindings.KindProcessExit + ":137", wait: sec, want: Interrupted, detail: "exit status 137"},
+		},
+		"the agent exits on its own with an error": {
+			{hook: `UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},
+			{observe: bindings.KindProcessExit + ":1", wait: sec, want: Exited, detail: "exit status 1"},
 		},
 		"a goodbye": {
 			{hook: `Stop {` + sid + `}`, wait: sec, want: Idle},
@@ -179,6 +184,9 @@ func TestDerive(t *testing.T) {
 				got := w.state()
 				if got.State != s.want || got.Stale != s.stale {
 					t.Fatalf("row %d (%s%s): %s stale=%v (%s), want %s stale=%v", i, s.hook, s.observe, got.State, got.Stale, got.Detail, s.want, s.stale)
+				}
+				if !strings.Contains(got.Detail, s.detail) {
+					t.Fatalf("row %d: detail %q, want it to say %q", i, got.Detail, s.detail)
 				}
 				if got.Stale && (got.QuietFor < StaleAfter || !strings.Contains(got.Detail, "no activity for")) {
 					t.Fatalf("row %d: stale with quietFor %v, detail %q", i, got.QuietFor, got.Detail)

@@ -50,7 +50,7 @@ func (h *Host) AgentStates(ctx context.Context) ([]api.AgentState, error) {
 		a := api.AgentState{
 			TerminalID: b.TerminalID, PaneID: pane, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID,
 			Cwd: b.Cwd, State: s.State, Since: s.Since, Stale: s.Stale, QuietForSec: int64(s.QuietFor.Seconds()),
-			Detail: s.Detail, EndReason: b.EndReason,
+			Detail: s.Detail, EndReason: b.EndReason, ExitStatus: b.ExitStatus,
 		}
 		if i, ok := byPane[pane]; ok && pane != "" {
 			out[i] = a

@@ -82,6 +82,7 @@ export interface AgentState {
   quietForSec?: number;
   detail: string;
   endReason?: string;
+  exitStatus?: number | null;
 }
 
 /** web.AttachParams */
