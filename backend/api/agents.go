@@ -147,6 +147,11 @@ const (
 // EventBinding carries a Binding whenever one changes.
 const EventBinding = "binding"
 
+// EventAgentState carries an AgentState whenever its binding changes (after
+// the hook's activity is stored). Staleness comes with time alone and is
+// not pushed: poll agents.states for it.
+const EventAgentState = "agentState"
+
 // Deprecated names, kept for the Go SDK's users.
 type (
 	// Deprecated: use CreateAgentRequest.

@@ -8,6 +8,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/attention"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/store"
 )
 
 // AgentStates lists what each pane's agent is doing: one entry per pane
@@ -36,28 +37,16 @@ func (h *Host) AgentStates(ctx context.Context) ([]api.AgentState, error) {
 		if b.Ended() && !shown[b.TerminalID] {
 			continue // history: skipped without a query per binding
 		}
-		pane := h.paneForResume(ctx, b.TerminalID)
-		if pane == "" && b.Ended() {
+		a, ok := h.agentStateOf(ctx, b, acts[b.TerminalID], now)
+		if !ok {
 			continue
 		}
-		running := false
-		if t, err := h.store.GetTerminal(ctx, b.TerminalID); err == nil {
-			running = t.Status == api.StatusRunning
-		}
-		act := acts[b.TerminalID]
-		s := attention.Derive(attention.Input{Binding: b, Activity: act.Activity, ActivityAt: act.At, Running: running, Now: now})
-		_, label := h.canResume(ctx, b.AgentID)
-		a := api.AgentState{
-			TerminalID: b.TerminalID, PaneID: pane, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID,
-			Cwd: b.Cwd, State: s.State, Since: s.Since, Stale: s.Stale, QuietForSec: int64(s.QuietFor.Seconds()),
-			Detail: s.Detail, EndReason: b.EndReason, ExitStatus: b.ExitStatus,
-		}
-		if i, ok := byPane[pane]; ok && pane != "" {
+		if i, ok := byPane[a.PaneID]; ok && a.PaneID != "" {
 			out[i] = a
 			continue
 		}
-		if pane != "" {
-			byPane[pane] = len(out)
+		if a.PaneID != "" {
+			byPane[a.PaneID] = len(out)
 		}
 		out = append(out, a)
 	}
@@ -102,4 +91,36 @@ func (h *Host) shownTerminals(ctx context.Context) (map[string]bool, error) {
 		}
 	}
 	return shown, nil
+}
+
+// agentStateOf is one binding's state; ok is false for an ended binding no
+// pane shows (history).
+func (h *Host) agentStateOf(ctx context.Context, b bindings.Binding, act store.Activity, now time.Time) (api.AgentState, bool) {
+	pane := h.paneForResume(ctx, b.TerminalID)
+	if pane == "" && b.Ended() {
+		return api.AgentState{}, false
+	}
+	running := false
+	if t, err := h.store.GetTerminal(ctx, b.TerminalID); err == nil {
+		running = t.Status == api.StatusRunning
+	}
+	s := attention.Derive(attention.Input{Binding: b, Activity: act.Activity, ActivityAt: act.At, Running: running, Now: now})
+	_, label := h.canResume(ctx, b.AgentID)
+	return api.AgentState{
+		TerminalID: b.TerminalID, PaneID: pane, AgentID: b.AgentID, AgentLabel: label, SessionID: b.SessionID,
+		Cwd: b.Cwd, State: s.State, Since: s.Since, Stale: s.Stale, QuietForSec: int64(s.QuietFor.Seconds()),
+		Detail: s.Detail, EndReason: b.EndReason, ExitStatus: b.ExitStatus,
+	}, true
+}
+
+// publishAgentState pushes a binding's state to the pages (EventAgentState).
+func (h *Host) publishAgentState(ctx context.Context, b bindings.Binding) {
+	act, err := h.store.ActivityOf(ctx, b.TerminalID)
+	if err != nil {
+		h.log.Warn("read agent activity", "terminal", b.TerminalID, "err", err)
+		return
+	}
+	if a, ok := h.agentStateOf(ctx, b, act, time.Now()); ok {
+		h.events.publish(Event{Kind: api.EventAgentState, Data: a})
+	}
 }

@@ -45,6 +45,8 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	h := e.start(t)
 	defer h.Close()
 	ctx := context.Background()
+	events := h.Subscribe()
+	defer h.Unsubscribe(events)
 	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Cwd: e.work})
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +84,42 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	if st, _ := agentState(t, h, res.TerminalID); st.State != api.AgentInterrupted || st.EndReason != "terminal-exited" {
 		t.Fatalf("after the kill: %+v, want interrupted (terminal-exited)", st)
 	}
+
+	// The same changes were pushed, in order, each with its activity
+	// already stored (a push made before it would lag one state behind).
+	var pushed []string
+	want := []string{api.AgentStarting, api.AgentWorking, api.AgentIdle, api.AgentNeedsInput, api.AgentWorking, api.AgentInterrupted}
+	waitFor(t, "pushed agent states", func() bool {
+		for {
+			select {
+			case ev, open := <-events:
+				if !open {
+					t.Fatal("the host cut the subscriber off")
+				}
+				if a, ok := ev.Data.(api.AgentState); ok && ev.Kind == api.EventAgentState && a.TerminalID == res.TerminalID {
+					if n := len(pushed); n == 0 || pushed[n-1] != a.State {
+						pushed = append(pushed, a.State)
+					}
+				}
+			default:
+				return subsequence(want, pushed)
+			}
+		}
+	})
+	if pushed[0] != api.AgentStarting {
+		t.Errorf("pushed %v, want it to begin with starting", pushed)
+	}
+}
+
+// subsequence reports whether want appears in got in order.
+func subsequence(want, got []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }
 
 // Ended bindings of terminals no pane shows are history, not state; a live

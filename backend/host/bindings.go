@@ -39,6 +39,14 @@ func (h *Host) applyBinding(ctx context.Context, terminalID string, in bindings.
 }
 
 func (h *Host) applyBindingIf(ctx context.Context, terminalID string, in bindings.Input, guard func(cur *bindings.Binding) bool) (bindings.Binding, bool, error) {
+	return h.applyBindingThen(ctx, terminalID, in, guard, nil)
+}
+
+// applyBindingThen is applyBindingIf with stored, when set, run after the
+// binding is written and before the change is published (a hook records
+// its activity there, so the pushed agent state includes it).
+func (h *Host) applyBindingThen(ctx context.Context, terminalID string, in bindings.Input, guard func(cur *bindings.Binding) bool,
+	stored func(b bindings.Binding, changed bool)) (bindings.Binding, bool, error) {
 	var outcome bindings.Outcome
 	b, changed, err := h.store.ApplyBinding(ctx, terminalID, func(cur *bindings.Binding) (bindings.Binding, bool) {
 		if guard != nil && !guard(cur) {
@@ -50,6 +58,9 @@ func (h *Host) applyBindingIf(ctx context.Context, terminalID string, in binding
 	})
 	if err != nil {
 		return b, false, err
+	}
+	if stored != nil {
+		stored(b, changed)
 	}
 	if changed {
 		h.log.Info("binding changed", "terminal", terminalID, "input", in.Kind, "outcome", outcome,
@@ -150,6 +161,7 @@ func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding
 func (h *Host) publishBinding(ctx context.Context, b bindings.Binding) {
 	a := h.bindingToAPI(ctx, b)
 	h.events.publish(Event{Kind: api.EventBinding, Data: a})
+	h.publishAgentState(ctx, b)
 	if a.Candidate && a.PaneID != "" && h.setting(ctx, api.SettingOnInterrupt) == "auto" {
 		key := b.TerminalID + "/" + b.SessionID
 		h.mu.Lock()
@@ -273,11 +285,12 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 	if !ok {
 		return nil
 	}
-	b, changed, err := h.applyBinding(ctx, rec.TerminalID, in)
+	b, _, err := h.applyBindingThen(ctx, rec.TerminalID, in, nil, func(b bindings.Binding, changed bool) {
+		h.recordActivity(ctx, rec, b, changed)
+	})
 	if err != nil {
 		return err
 	}
-	h.recordActivity(ctx, rec, b, changed)
 	if p, ok := transcriptOf(rec, b); ok {
 		if err := h.store.SetTranscript(ctx, rec.TerminalID, p); err != nil {
 			h.log.Warn("record transcript path", "terminal", rec.TerminalID, "err", err)

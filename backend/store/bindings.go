@@ -344,3 +344,19 @@ func (s *Store) Activities(ctx context.Context) (map[string]Activity, error) {
 	}
 	return out, nil
 }
+
+// ActivityOf returns one binding's latest activity (zero when none).
+func (s *Store) ActivityOf(ctx context.Context, terminalID string) (Activity, error) {
+	var row struct {
+		Activity   string
+		ActivityAt *time.Time
+	}
+	if err := s.db.WithContext(ctx).Table("bindings").Select("activity, activity_at").
+		Where("terminal_id = ?", terminalID).Scan(&row).Error; err != nil {
+		return Activity{}, fmt.Errorf("activity of %q: %w", terminalID, dbErr(err))
+	}
+	if row.ActivityAt == nil {
+		return Activity{}, nil
+	}
+	return Activity{Activity: row.Activity, At: *row.ActivityAt}, nil
+}
