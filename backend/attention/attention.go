@@ -119,11 +119,24 @@ func Derive(in Input) State {
 	return s
 }
 
-// Records reports whether a hook event's activity is to be stored on the
-// binding it was applied to: the event has one, comes from the agent itself
-// (a subagent's Stop or Notification is never the parent's — the host drops
-// those events before the truth table too), and the truth table took it for
-// a live binding (a straggler after an end changes nothing).
-func Records(ev payload.Event, b bindings.Binding, changed bool) bool {
-	return ev.Activity != "" && !ev.Subagent && changed && !b.Ended()
+// Next is the activity to store on a binding after a hook event, given the
+// activity stored before (prev); ok is false when the event changes
+// nothing. An event counts when it has an activity, comes from the agent
+// itself (a subagent's Stop or Notification is never the parent's — the
+// host drops those events before the truth table too), and the truth table
+// took it for a live binding (changed; a straggler after an end changes
+// nothing). A "waiting" reminder (Claude's idle_prompt) means the turn is
+// over — it also ends a turn the user cancelled with Esc, which runs no
+// Stop — unless a permission or question prompt is what it waits on.
+func Next(prev string, ev payload.Event, b bindings.Binding, changed bool) (activity string, ok bool) {
+	if ev.Activity == "" || ev.Subagent || !changed || b.Ended() {
+		return "", false
+	}
+	if ev.Activity == payload.ActivityWaiting {
+		if prev == payload.ActivityNeedsInput {
+			return "", false
+		}
+		return payload.ActivityStop, true
+	}
+	return ev.Activity, true
 }

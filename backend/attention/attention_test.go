@@ -70,8 +70,12 @@ func (w *world) apply(s step) {
 		if changed {
 			w.b = &next
 		}
-		if Records(ev, next, changed) {
-			w.activity, w.at = ev.Activity, w.now
+		prev := w.activity
+		if w.at.Before(next.StartedAt) {
+			prev = ""
+		}
+		if a, ok := Next(prev, ev, next, changed); ok {
+			w.activity, w.at = a, w.now
 		}
 	}
 	w.now = w.now.Add(s.wait)
@@ -94,9 +98,20 @@ func TestDerive(t *testing.T) {
 			{hook: `PreToolUse {` + sid + `,"tool_name":"Bash"}`, wait: sec, want: Working},
 			{hook: `PostToolUse {` + sid + `,"tool_name":"Bash"}`, wait: sec, want: Working},
 			{hook: `Stop {` + sid + `}`, wait: sec, want: Idle},
-			// The idle reminder is an "other" event: it must not hide the
-			// finished turn, nor wake it.
+			// The idle reminder is an "other" event to the truth table: it
+			// must not hide the finished turn, nor wake it.
 			{hook: `Notification {` + sid + `,"notification_type":"idle_prompt"}`, wait: time.Hour, want: Idle},
+			{hook: `Notification {` + sid + `,"notification_type":"auth_success"}`, wait: sec, want: Idle},
+		},
+		"a turn cancelled with Esc (no Stop) ends with the idle reminder": {
+			{hook: `UserPromptSubmit {` + sid + `}`, wait: time.Minute, want: Working},
+			{hook: `Notification {` + sid + `,"notification_type":"idle_prompt"}`, wait: StaleAfter, want: Idle},
+		},
+		"the idle reminder while a permission prompt is open keeps it open": {
+			{hook: `UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},
+			{hook: `Notification {` + sid + `,"notification_type":"permission_prompt"}`, wait: time.Minute, want: NeedsInput},
+			{hook: `Notification {` + sid + `,"notification_type":"idle_prompt"}`, wait: time.Hour, want: NeedsInput},
+			{hook: `PostToolUse {` + sid + `}`, wait: sec, want: Working},
 		},
 		"needs input, then the user answers": {
 			{hook: `UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},

@@ -27,7 +27,7 @@ func TestAgentsStatusJSON(t *testing.T) {
 		{busy, "SessionStart", `{"session_id":"s-busy","source":"startup"}`},
 		{busy, "UserPromptSubmit", `{"session_id":"s-busy","prompt":"review"}`},
 		{busy, "Stop", `{"session_id":"s-busy","agent_id":"sub-1"}`},
-		{busy, "Notification", `{"session_id":"s-busy","notification_type":"idle_prompt"}`},
+		{busy, "Notification", `{"session_id":"s-busy","notification_type":"auth_success"}`},
 	} {
 		if err := th.hook(h.tid, h.event, h.payload); err != nil {
 			t.Fatal(err)
@@ -49,8 +49,8 @@ func TestAgentsStatusJSON(t *testing.T) {
 		for _, s := range states {
 			got[s.TerminalID] = s.State
 		}
-		// The subagent's Stop is drained before the idle reminder, so once
-		// the reminder has been applied (lastEvent other) the answer is final.
+		// The subagent's Stop is drained before the auth notification, so once
+		// it has been applied (lastEvent other) the answer is final.
 		b, err := th.h.Binding(context.Background(), busy)
 		if err == nil && b.LastEvent == "other" && got[asking] == want[asking] {
 			if got[busy] != want[busy] || len(got) != 2 {

@@ -7,6 +7,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/attention"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/store"
 )
@@ -56,14 +57,26 @@ func (h *Host) AgentStates(ctx context.Context) ([]api.AgentState, error) {
 // recordActivity stores what a hook event said about the turn, for
 // AgentStates.
 func (h *Host) recordActivity(ctx context.Context, rec HookRecord, b bindings.Binding, changed bool) {
-	if !attention.Records(rec.Event, b, changed) {
+	var prev store.Activity
+	if rec.Event.Activity == payload.ActivityWaiting {
+		var err error
+		if prev, err = h.store.ActivityOf(ctx, rec.TerminalID); err != nil {
+			h.log.Warn("read agent activity", "terminal", rec.TerminalID, "err", err)
+			return
+		}
+		if prev.At.Before(b.StartedAt) {
+			prev = store.Activity{} // an earlier session's
+		}
+	}
+	activity, ok := attention.Next(prev.Activity, rec.Event, b, changed)
+	if !ok {
 		return
 	}
 	at := rec.At
 	if at.IsZero() {
 		at = b.LastEventAt
 	}
-	if err := h.store.SetActivity(ctx, rec.TerminalID, rec.Event.Activity, at); err != nil {
+	if err := h.store.SetActivity(ctx, rec.TerminalID, activity, at); err != nil {
 		h.log.Warn("record agent activity", "terminal", rec.TerminalID, "err", err)
 	}
 }

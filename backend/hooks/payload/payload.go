@@ -42,6 +42,10 @@ const (
 	ActivityNeedsInput = "needs-input" // a permission or question prompt is open
 	ActivityStop       = "stop"        // the turn finished
 	ActivityFailed     = "failed"      // the turn failed (API error, quota)
+	// ActivityWaiting: the agent has waited for the user for a while
+	// (Claude's idle_prompt, ~60 s after a turn). Not a state of its own:
+	// attention.Next makes it idle unless a permission prompt is open.
+	ActivityWaiting = "waiting"
 )
 
 // activityNames maps agent event names whose activity their Kind does not
@@ -59,8 +63,7 @@ var activityNames = map[string]string{
 }
 
 // needsInputTypes are Claude's Notification types that mean the agent is
-// blocked on the user. idle_prompt (a reminder ~60 s after a finished turn)
-// and auth_success say nothing new about the turn.
+// blocked on the user; auth_success and others say nothing about the turn.
 var needsInputTypes = map[string]bool{"permission_prompt": true, "elicitation_dialog": true}
 
 // activityOf returns an event's Activity.
@@ -79,6 +82,9 @@ func activityOf(ev Event) string {
 		}
 		if needsInputTypes[ev.NotificationType] {
 			return ActivityNeedsInput
+		}
+		if ev.NotificationType == "idle_prompt" {
+			return ActivityWaiting
 		}
 		return ""
 	}

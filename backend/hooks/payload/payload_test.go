@@ -326,7 +326,7 @@ func TestParseActivity(t *testing.T) {
 		{"claude", "PostToolUse", `{` + id + `,"tool_name":"Bash"}`, nil, KindOther, ActivityTool, ""},
 		{"claude", "Notification", `{` + id + `,"notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`, nil, KindOther, ActivityNeedsInput, "permission_prompt"},
 		{"claude", "Notification", `{` + id + `,"notification_type":"elicitation_dialog"}`, nil, KindOther, ActivityNeedsInput, "elicitation_dialog"},
-		{"claude", "Notification", `{` + id + `,"notification_type":"idle_prompt"}`, nil, KindOther, "", "idle_prompt"},
+		{"claude", "Notification", `{` + id + `,"notification_type":"idle_prompt"}`, nil, KindOther, ActivityWaiting, "idle_prompt"},
 		{"claude", "Notification", `{` + id + `,"notification_type":"auth_success"}`, nil, KindOther, "", "auth_success"},
 		{"claude", "Notification", `{` + id + `}`, nil, KindOther, "", ""},
 		{"claude", "Stop", `{` + id + `}`, nil, KindStop, ActivityStop, ""},
