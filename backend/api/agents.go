@@ -100,6 +100,10 @@ type Binding struct {
 	Outcome       string     `json:"outcome,omitempty"`
 	OutcomeDetail string     `json:"outcomeDetail,omitempty"`
 	OutcomeAt     *time.Time `json:"outcomeAt,omitempty"`
+	// AgentState is the agent's attention state (Agent*), set on pushed
+	// binding events only (computed after the hook's activity is stored);
+	// agents.states has the whole AgentState, staleness included.
+	AgentState string `json:"agentState,omitempty"`
 }
 
 // Session is one agent session from the history.
@@ -146,11 +150,6 @@ const (
 
 // EventBinding carries a Binding whenever one changes.
 const EventBinding = "binding"
-
-// EventAgentState carries an AgentState whenever its binding changes (after
-// the hook's activity is stored). Staleness comes with time alone and is
-// not pushed: poll agents.states for it.
-const EventAgentState = "agentState"
 
 // Deprecated names, kept for the Go SDK's users.
 type (

@@ -126,14 +126,16 @@ func (h *Host) agentStateOf(ctx context.Context, b bindings.Binding, act store.A
 	}, true
 }
 
-// publishAgentState pushes a binding's state to the pages (EventAgentState).
-func (h *Host) publishAgentState(ctx context.Context, b bindings.Binding) {
+// agentStateNow is a binding's state for its pushed binding event ("" for
+// history). It rides on that event rather than an event of its own: one
+// more message per hook event (every tool call) for every page was over
+// the wire budget (backend/web/budget_test.go).
+func (h *Host) agentStateNow(ctx context.Context, b bindings.Binding) string {
 	act, err := h.store.ActivityOf(ctx, b.TerminalID)
 	if err != nil {
 		h.log.Warn("read agent activity", "terminal", b.TerminalID, "err", err)
-		return
+		return ""
 	}
-	if a, ok := h.agentStateOf(ctx, b, act, time.Now()); ok {
-		h.events.publish(Event{Kind: api.EventAgentState, Data: a})
-	}
+	a, _ := h.agentStateOf(ctx, b, act, time.Now())
+	return a.State
 }

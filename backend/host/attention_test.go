@@ -85,8 +85,9 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 		t.Fatalf("after the kill: %+v, want interrupted (terminal-exited)", st)
 	}
 
-	// The same changes were pushed, in order, each with its activity
-	// already stored (a push made before it would lag one state behind).
+	// The same changes were pushed on the binding events, in order, each
+	// with its activity already stored (a push made before it would lag
+	// one state behind).
 	var pushed []string
 	want := []string{api.AgentStarting, api.AgentWorking, api.AgentIdle, api.AgentNeedsInput, api.AgentWorking, api.AgentInterrupted}
 	waitFor(t, "pushed agent states", func() bool {
@@ -96,9 +97,9 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 				if !open {
 					t.Fatal("the host cut the subscriber off")
 				}
-				if a, ok := ev.Data.(api.AgentState); ok && ev.Kind == api.EventAgentState && a.TerminalID == res.TerminalID {
-					if n := len(pushed); n == 0 || pushed[n-1] != a.State {
-						pushed = append(pushed, a.State)
+				if a, ok := ev.Data.(api.Binding); ok && ev.Kind == api.EventBinding && a.TerminalID == res.TerminalID && a.AgentState != "" {
+					if n := len(pushed); n == 0 || pushed[n-1] != a.AgentState {
+						pushed = append(pushed, a.AgentState)
 					}
 				}
 			default:

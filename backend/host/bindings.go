@@ -160,8 +160,8 @@ func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding
 
 func (h *Host) publishBinding(ctx context.Context, b bindings.Binding) {
 	a := h.bindingToAPI(ctx, b)
+	a.AgentState = h.agentStateNow(ctx, b)
 	h.events.publish(Event{Kind: api.EventBinding, Data: a})
-	h.publishAgentState(ctx, b)
 	if a.Candidate && a.PaneID != "" && h.setting(ctx, api.SettingOnInterrupt) == "auto" {
 		key := b.TerminalID + "/" + b.SessionID
 		h.mu.Lock()

@@ -124,6 +124,7 @@ export interface Binding {
   outcome?: string;
   outcomeDetail?: string;
   outcomeAt?: string | null;
+  agentState?: string;
 }
 
 /** web.BindingsParams */
