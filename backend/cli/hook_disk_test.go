@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 const hookTID = "t_0123456789abcdef"
@@ -79,14 +81,7 @@ func fullInbox(t *testing.T, home string) string {
 	t.Helper()
 	dir := filepath.Join(home, "inbox")
 	os.MkdirAll(dir, 0o700)
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,mode=0700"); err != nil {
-		t.Skipf("skipping the full-disk test: cannot mount a tmpfs (%v); run as root to include it", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
+	testenv.MountTmpfs(t, dir, "size=1m,mode=0700")
 	filler := filepath.Join(dir, ".filler")
 	f, err := os.Create(filler)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/scrollback"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 // A transient disk-full stopped a session's scrollback log for good
@@ -17,14 +18,7 @@ import (
 // kept. Now the log resumes and labels the gap.
 func TestScrollbackResumesAfterDiskFull(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,mode=0700"); err != nil {
-		t.Skipf("skipping the full-disk test: cannot mount a tmpfs (%v); run as root to include it", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
+	testenv.MountTmpfs(t, dir, "size=1m,mode=0700")
 	_, sock := startServer(t, Config{ScrollbackDir: dir})
 	c := dial(t, sock, ptyclient.Options{Name: "test"})
 	open(t, c, "t_full", "/bin/sh")

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 // mountTinyFS mounts a 1 MiB tmpfs at a new directory, or skips the test
@@ -15,14 +17,7 @@ import (
 func mountTinyFS(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,mode=0700"); err != nil {
-		t.Skipf("skipping the full-disk test: cannot mount a tmpfs (%v); run as root to include it", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
+	testenv.MountTmpfs(t, dir, "size=1m,mode=0700")
 	return dir
 }
 
@@ -104,14 +99,7 @@ func TestDiskFullGapIsLabelledAndLoggingResumes(t *testing.T) {
 // there is room.
 func TestCreateOnFullDiskStartsLater(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,nr_inodes=8,mode=0700"); err != nil {
-		t.Skipf("skipping the full-disk test: cannot mount a tmpfs (%v); run as root to include it", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
+	testenv.MountTmpfs(t, dir, "size=1m,nr_inodes=8,mode=0700")
 	var fillers []string
 	for i := 0; ; i++ {
 		p := filepath.Join(dir, fmt.Sprintf("filler%d", i))

@@ -126,3 +126,19 @@ func StopInstance(homeDir string) {
 		}
 	}
 }
+
+// MountTmpfs mounts a small tmpfs at dir (opts as for mount -o, e.g.
+// "size=1m,mode=0700") for a full-disk test and unmounts it when the test
+// ends; it skips the test when mounting is not permitted (not root, no
+// CAP_SYS_ADMIN).
+func MountTmpfs(t testing.TB, dir, opts string) {
+	t.Helper()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, opts); err != nil {
+		t.Skipf("skipping the full-disk test: cannot mount a tmpfs (%v); run as root to include it", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+}
