@@ -187,11 +187,29 @@ func (s *session) handleBinary(data []byte) {
 	a := s.byHandle[h]
 	s.mu.Unlock()
 	if a == nil {
+		s.inputLost(h, "", len(data)-5, "that terminal is no longer attached")
 		return
 	}
 	if err := s.viewer.Input(s.ctx, a.terminalID, data[5:]); err != nil {
-		s.log.Debug("input not delivered", "terminal", a.terminalID, "err", err)
+		s.inputLost(h, a.terminalID, len(data)-5, err.Error())
 	}
+}
+
+// InputLost is the inputLost event: keys the page sent that never reached
+// the terminal (its handle was detached, or the daemon was gone in the
+// instant before the page learned of it). The page says so in the pane and
+// refuses the rest of the line, so no cut command runs; nothing typed is
+// dropped without a word.
+type InputLost struct {
+	Handle     uint32 `json:"handle"`
+	TerminalID string `json:"terminalId,omitempty"`
+	Bytes      int    `json:"bytes"`
+	Reason     string `json:"reason"`
+}
+
+func (s *session) inputLost(handle uint32, terminalID string, n int, reason string) {
+	s.log.Warn("input not delivered", "handle", handle, "terminal", terminalID, "bytes", n, "err", reason)
+	s.sendJSON(eventMsg{Event: "inputLost", Data: InputLost{Handle: handle, TerminalID: terminalID, Bytes: n, Reason: reason}})
 }
 
 func (s *session) ack(handle uint32, n int64) {

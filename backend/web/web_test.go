@@ -273,6 +273,30 @@ func TestEchoAndBurstOrder(t *testing.T) {
 	p.waitText(h, "got:"+want.String())
 }
 
+// Keys for a handle the host no longer has (detached, or its terminal gone
+// with the daemon) were dropped with a debug line only; the page kept
+// showing them as typed. Now the page is told, with the byte count.
+func TestInputToADetachedHandleIsReportedLost(t *testing.T) {
+	s := startServer(t)
+	p := connect(t, s, "")
+	_, h := firstTerminal(t, p)
+	if err := p.call("detach", map[string]any{"handle": h}, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.input(h, "echo lost\n")
+	deadline := time.After(8 * time.Second)
+	for {
+		select {
+		case ev := <-p.events:
+			if ev == `"inputLost"` {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no inputLost event for input to a detached handle")
+		}
+	}
+}
+
 func TestLayoutOpsBroadcast(t *testing.T) {
 	s := startServer(t)
 	p1 := connect(t, s, "")

@@ -70,6 +70,16 @@ export interface Events {
   binding: Binding;
   /** The forecast after a daemon loss (the one made at start is asked for with restore.report). */
   restore: RestoreReport;
+  /** Keys the host could not deliver to a terminal. */
+  inputLost: InputLost;
+}
+
+/** web.InputLost: keys the page sent that never reached the terminal. */
+export interface InputLost {
+  handle: number;
+  terminalId?: string;
+  bytes: number;
+  reason: string;
 }
 
 // Agents and bindings, mirroring backend/api/agents.go.

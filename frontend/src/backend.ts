@@ -10,6 +10,7 @@ import type {
   Direction,
   ForegroundResult,
   HelloResult,
+  InputLost,
   Layout,
   Method,
   Methods,
@@ -61,6 +62,7 @@ export class Backend {
   private readonly terminalEmitter = new Emitter<[Terminal]>();
   private readonly exitEmitter = new Emitter<[Terminal]>();
   private readonly daemonEmitter = new Emitter<[DaemonStatus]>();
+  private readonly inputLostEmitter = new Emitter<[InputLost]>();
   private readonly bindingEmitter = new Emitter<[Binding]>();
   private readonly restoreEmitter = new Emitter<[RestoreReport]>();
   private readonly helloEmitter = new Emitter<[HelloResult, boolean]>();
@@ -109,6 +111,11 @@ export class Backend {
   onExit(cb: (t: Terminal) => void): () => void {
     return this.exitEmitter.on(cb);
   }
+  /** Keys the host could not deliver to a terminal (docs/wire.md "Input"). */
+  onInputLost(cb: (x: InputLost) => void): () => void {
+    return this.inputLostEmitter.on(cb);
+  }
+
   onDaemon(cb: (d: DaemonStatus) => void): () => void {
     return this.daemonEmitter.on(cb);
   }
@@ -283,6 +290,9 @@ export class Backend {
         break;
       case 'restore':
         this.restoreEmitter.emit(data as RestoreReport);
+        break;
+      case 'inputLost':
+        this.inputLostEmitter.emit(data as InputLost);
         break;
       default:
         // Unknown events are from a newer host; ignore them.

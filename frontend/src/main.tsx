@@ -109,6 +109,10 @@ backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
 backend.onBinding((b) => actions.noteBinding(b));
 backend.onRestore((r) => store.set('restore', r));
+// Keys that never reached their terminal: its pane says so and refuses the rest of the line.
+backend.onInputLost((x) => {
+  for (const v of views.all()) if (x.terminalId ? v.terminalId === x.terminalId : v.stats().handle === x.handle) v.inputLost(x.bytes);
+});
 
 // Held input goes out as soon as nothing holds it back any more.
 let wasPaused = '';

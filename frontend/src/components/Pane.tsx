@@ -52,6 +52,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const refused = input?.refused ?? 0;
   const cut = input?.cut ?? 0;
   const broken = !!input?.broken;
+  const lost = input?.lost ?? 0;
   const real = terminalState(terminal);
   // While the pane cannot deliver input its terminal is not known to be running.
   const state = offline && (real.kind === 'running' || real.kind === 'unknown') ? { kind: 'offline', label: offline.pill } : real;
@@ -146,7 +147,9 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             )}
             {broken && (
               <div className="refused" data-testid="pane-cut">
-                the connection dropped (or the terminal was replaced) while a line was being typed: keys of it may be missing
+                {lost > 0
+                  ? `${lost} bytes typed did not reach the terminal, so keys of that line are missing`
+                  : 'the connection dropped (or the terminal was replaced) while a line was being typed: keys of it may be missing'}
                 {cut > 0 ? `, and the ${cut} bytes typed after them were not sent` : ''} — check the line before pressing Enter
               </div>
             )}

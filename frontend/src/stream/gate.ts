@@ -26,6 +26,8 @@ export interface GateState extends HoldState {
   cut: number;
   /** A line was being typed when its keys may have been lost (until the next line is sent). */
   broken: boolean;
+  /** Bytes the host said never reached the terminal (inputLost; 0: none). */
+  lost: number;
 }
 
 /** Whatever takes input (an Attachment). */
@@ -42,6 +44,9 @@ export class InputGate {
   private cutting: false | 'line' | 'all' = false;
   private cutBytes = 0;
   private broken = false;
+  private lostBytes = 0;
+  /** The host lost keys of the line being typed: refuse the rest of it, even as typed. */
+  private lostLine = false;
   private readonly now: () => number;
 
   /**
@@ -60,15 +65,16 @@ export class InputGate {
   }
 
   get state(): GateState {
-    return { ...this.hold.state, cut: this.cutBytes, broken: this.broken };
+    return { ...this.hold.state, cut: this.cutBytes, broken: this.broken, lost: this.lostBytes };
   }
 
   send(payload: Uint8Array): void {
     if (this.hold.empty) {
       const sink = this.target();
       if (sink) {
-        // Nothing was held: nothing to cut; what is typed now is typed on purpose.
-        this.cutting = false;
+        // Nothing was held: nothing to cut; what is typed now is typed on
+        // purpose — unless the host lost keys of this very line.
+        if (!this.lostLine) this.cutting = false;
         if (this.hold.state.refused > 0) {
           // Typing on after a refusal: the notice has been seen.
           this.hold.clearRefused();
@@ -104,6 +110,19 @@ export class InputGate {
     }
   }
 
+  /**
+   * The host could not deliver n bytes sent to the terminal (its handle was
+   * gone, or the daemon died in that instant): the line they belong to is
+   * broken, so the rest of it is refused, as after a drop, and the pane says so.
+   */
+  lost(n: number): void {
+    this.lostBytes += n;
+    this.broken = true;
+    this.lostLine = true;
+    this.startCut('line');
+    this.onChange(this.state);
+  }
+
   /** Another terminal now takes this pane's input: a line partly sent to the old one is gone. */
   newTarget(): void {
     if (this.partial > 0 && !this.hold.empty && !this.cutting) {
@@ -119,6 +138,8 @@ export class InputGate {
     this.cutting = false;
     this.broken = false;
     this.cutBytes = 0;
+    this.lostBytes = 0;
+    this.lostLine = false;
   }
 
   private startCut(how: 'line' | 'all'): void {
@@ -136,6 +157,7 @@ export class InputGate {
         return;
       }
       this.cutting = false;
+      this.lostLine = false;
       this.cutBytes += end + 1;
       this.onChange(this.state);
       bytes = bytes.subarray(end + 1);
@@ -144,6 +166,7 @@ export class InputGate {
       // A line sent after the notice: it has been seen.
       this.broken = false;
       this.cutBytes = 0;
+      this.lostBytes = 0;
       this.onChange(this.state);
     }
     sink.input(bytes);

@@ -171,6 +171,21 @@ describe('InputGate', () => {
     expect(sent.join('')).toBe('echo K-klr9x');
   });
 
+  it('keys the host could not deliver: the rest of their line is refused, the pane says how many', () => {
+    const { gate, sent } = clocked();
+    gate.send(enc('echo ok'));
+    // The host answers inputLost for ">notes" (5 bytes): the daemon died under it.
+    gate.lost(5);
+    expect(gate.state).toMatchObject({ lost: 5, broken: true });
+    gate.send(enc('.txt\r'));
+    // No cut command runs: the rest of the broken line, Enter included, is not sent.
+    expect(sent.join('')).toBe('echo ok');
+    gate.send(enc('ls\r'));
+    expect(sent.join('')).toBe('echo okls\r');
+    // A line sent after the notice: it has been seen.
+    expect(gate.state).toMatchObject({ lost: 0, broken: false });
+  });
+
   it('the notice stays until a line is sent after it', () => {
     const { gate, states, setOpen, tick } = clocked();
     gate.send(enc('echo ab'));

@@ -167,6 +167,11 @@ export class TerminalView {
     this.gate.flush();
   }
 
+  /** The host could not deliver n bytes typed into this pane (an inputLost event). */
+  inputLost(n: number): void {
+    this.gate.lost(n);
+  }
+
   /** The connection to the host dropped (keys sent just before may be lost). */
   connectionLost(): void {
     this.gate.connectionLost();
@@ -437,7 +442,7 @@ export class TerminalView {
 
   private reportInput(): void {
     const s = this.inputState();
-    const key = `${s.held}/${s.refused}/${s.cut}/${s.broken}/${s.stale}`;
+    const key = `${s.held}/${s.refused}/${s.cut}/${s.broken}/${s.lost}/${s.stale}`;
     if (key === this.lastInputState) return;
     this.lastInputState = key;
     this.opts.onInputState?.(s);
