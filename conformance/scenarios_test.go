@@ -501,6 +501,16 @@ func scenarioExit(t *testing.T, id string) *rig {
 	if st := r.exitStatus(s.tid); st == nil || *st != 0 {
 		r.t.Errorf("exit status after %s: %v, want 0", p.exit, st)
 	}
+	res := resumeOnDemand(r, s)
+	record(r, s.tid, res.TerminalID)
+	return r
+}
+
+// resumeOnDemand: a session that ended with a goodbye is listed by
+// `reprise sessions list --all` as resumable (no banner), and resuming it
+// from there, in its own pane, brings the codeword back.
+func resumeOnDemand(r *rig, s session) api.CreateAgentResult {
+	r.t.Helper()
 	// `reprise sessions list --all` offers it.
 	var found *api.Session
 	for _, x := range r.sessionsAll() {
@@ -523,8 +533,7 @@ func scenarioExit(t *testing.T, id string) *rig {
 	r.waitShows(res.TerminalID, startTimeout, s.codeword)
 	r.waitShows(res.TerminalID, startTimeout, ReplyMarker+": I will remember "+s.codeword)
 	r.res.AfterResume = "on demand: codeword and reply on screen"
-	record(r, s.tid, res.TerminalID)
-	return r
+	return res
 }
 
 // neverPrompted: start, kill -9 before any prompt → no banner, and Resume
@@ -659,11 +668,22 @@ func scenarioAgentHangup(t *testing.T, id string) {
 	if tm := r.terminal(s.tid); tm.Status != api.StatusRunning {
 		t.Errorf("the shell did not survive the agent: %s", tm.Status)
 	}
-	if !b.Candidate && b.EndReason == bindings.Detached {
-		// A clean exit by status: only a terminal death makes it a kill.
-		r.killTerminal(s.tid)
-		b = waitEnded(r, s.tid)
-		r.res.note("then kill -9 of the terminal → %s", b.EndReason)
+	if st := r.exitStatus(s.tid); st != nil && *st < 128 {
+		// Gemini exits 0 on SIGHUP, with the same SessionEnd(exit) as /quit:
+		// nothing tells this kill from a goodbye, and the exit status is the
+		// ground truth (docs/decisions.md), so no banner — the conversation
+		// is not lost: it stays resumable on demand from Sessions. (A real
+		// hang-up kills the wrapper shell too, which then reports no status:
+		// kill-daemon and hangup, a candidate.)
+		record(r, s.tid)
+		recordBinding(r, b)
+		if b.EndReason != bindings.Detached || b.Candidate {
+			t.Fatalf("exit status %d after SIGHUP: %s, want a goodbye (detached, no banner)", *st, fmtBinding(b))
+		}
+		r.res.note("exit status %d: a goodbye by status (indistinguishable from %s), no banner", *st, p.exit)
+		res := resumeOnDemand(r, s)
+		record(r, s.tid, res.TerminalID)
+		return
 	}
 	record(r, s.tid)
 	recordBinding(r, b)
