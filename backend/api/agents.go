@@ -146,6 +146,11 @@ const (
 	SettingContinueAfterRestart    = "agents.continueAfterRestart"
 	SettingSessionRetentionDays    = "sessions.retentionDays"   // "0" (default) keeps forever
 	SettingScrollbackRetentionDays = "scrollback.retentionDays" // "0" (default) keeps forever
+	// SettingNotifyWhen: which agent state changes raise a desktop
+	// notification when the pane is not in front: "off", "needs-input", or
+	// "needs-input-and-finished" (default).
+	SettingNotifyWhen  = "notify.when"
+	SettingNotifySound = "notify.sound" // "false" (default) or "true": a short beep with a notification
 )
 
 // EventBinding carries a Binding whenever one changes.

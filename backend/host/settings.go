@@ -24,6 +24,8 @@ var settingDefs = map[string]struct {
 	api.SettingContinueAfterRestart:    {"false", []string{"true", "false"}},
 	api.SettingSessionRetentionDays:    {"0", nil},
 	api.SettingScrollbackRetentionDays: {"0", nil},
+	api.SettingNotifyWhen:              {"needs-input-and-finished", []string{"off", "needs-input", "needs-input-and-finished"}},
+	api.SettingNotifySound:             {"false", []string{"true", "false"}},
 }
 
 // Setting returns a setting's value, or its default.

@@ -169,6 +169,8 @@ export class Actions {
         return this.toggleView('settings');
       case 'sessions':
         return this.toggleView('sessions');
+      case 'agents':
+        return this.toggleOverview();
       case 'newTab':
         return this.newTab();
       case 'splitRight':
@@ -203,6 +205,24 @@ export class Actions {
         void this.paste(paneId);
         return;
     }
+  }
+
+  // The Agents overview (a panel over the terminals) and bringing a pane in front.
+
+  toggleOverview(open = !this.store.get().overview): void {
+    this.store.set('overview', open);
+    if (!open && this.store.get().view === 'terminals') this.focusTerminal();
+  }
+
+  /** Brings a pane in front from anywhere (the overview, a notification): its tab, the terminals, the keyboard. */
+  revealPane(paneId: string): void {
+    this.store.set('overview', false);
+    this.showView('terminals');
+    const layout = this.store.get().layout;
+    const loc = layout && findPane(layout, paneId);
+    if (!loc) return;
+    if (layout.activeTabId === loc.tab.id && loc.tab.focusedPaneId === paneId) this.views.get(paneId)?.focus();
+    else this.focusPane(paneId);
   }
 
   // Workspace views (Settings, Sessions) over the terminals.
@@ -369,6 +389,13 @@ export class Actions {
   /** Starts an agent (a new tab unless req.paneId); rejects with the host's error line. */
   async runAgent(req: CreateAgentRequest): Promise<CreateAgentResult> {
     const r = await this.backend.agents.run(req);
+    // The overview shows the first prompt of agents this page started (the host keeps no prompt text).
+    const prompt = req.prompt?.trim();
+    if (prompt) {
+      const cur = this.store.get().agentStates[r.terminalId];
+      const label = this.store.get().agents?.find((a) => a.id === req.agent)?.label ?? req.agent;
+      this.store.putAgentState(r.terminalId, { ...(cur ?? { terminalId: r.terminalId, agentLabel: label, state: 'starting', paneId: r.paneId, cwd: req.cwd }), firstPrompt: prompt });
+    }
     this.showTerminals();
     return r;
   }
@@ -469,7 +496,7 @@ export class Actions {
 }
 
 /** Shortcuts that still apply while Settings or Sessions cover the terminals. */
-const VIEW_SHORTCUTS = new Set<Shortcut>(['settings', 'sessions', 'newTab', 'nextTab', 'prevTab']);
+const VIEW_SHORTCUTS = new Set<Shortcut>(['settings', 'sessions', 'agents', 'newTab', 'nextTab', 'prevTab']);
 
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

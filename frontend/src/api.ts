@@ -8,6 +8,7 @@ import type { Binding, DaemonStatus, Layout, RestoreReport, Terminal } from './a
 export { PROTOCOL_VERSION } from './api.gen';
 export type {
   Agent,
+  AgentState,
   AttachResult,
   Binding,
   CreateAgentRequest,
@@ -108,7 +109,9 @@ export type SettingKey =
   | 'agents.continueAfterRestart'
   | 'scrollback.persist'
   | 'sessions.retentionDays'
-  | 'scrollback.retentionDays';
+  | 'scrollback.retentionDays'
+  | 'notify.when'
+  | 'notify.sound';
 
 /** What a pane does when Reprise (re)starts. */
 export type ForecastAction = 'attach' | 'resume' | 'fresh' | 'cannot';

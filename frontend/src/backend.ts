@@ -4,6 +4,7 @@
 
 import type {
   Agent,
+  AgentState,
   AttachResult,
   Binding,
   DaemonStatus,
@@ -32,6 +33,8 @@ export type BackendState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 export interface Attachment {
   readonly handle: number;
   readonly terminal: Terminal;
+  /** How many output bytes from the start are the replay of old output. */
+  readonly replayBytes: number;
   /** Sends input bytes (one kind-2 frame). */
   input(payload: Uint8Array): void;
   /** Acknowledges rendered output bytes. */
@@ -153,6 +156,7 @@ export class Backend {
     return {
       handle,
       terminal: res.terminal,
+      replayBytes: res.replayBytes ?? 0,
       get live() {
         return live();
       },
@@ -208,6 +212,8 @@ export class Backend {
     removeHooks: (id: string): Promise<Agent> => this.call('agents.removeHooks', { id }),
     /** A new tab unless req.paneId (then the agent replaces that pane's terminal). */
     run: (req: CreateAgentRequest): Promise<CreateAgentResult> => this.call('agents.run', req),
+    /** What every pane's agent is doing (attention.Derive on the host). */
+    states: (): Promise<AgentState[]> => this.call('agents.states', {}).then((l) => l ?? []),
   };
 
   readonly bindings = {

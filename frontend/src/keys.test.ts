@@ -33,6 +33,8 @@ describe('shortcutFor', () => {
     expect(shortcutFor(k('ArrowDown', 'a'))).toBe('focusDown');
     expect(shortcutFor(k(',', 'c', 'Comma'))).toBe('settings');
     expect(shortcutFor(k('S', 'cs'))).toBe('sessions');
+    expect(shortcutFor(k('A', 'cs'))).toBe('agents');
+    expect(shortcutFor(k('a', 'c'))).toBeNull(); // Ctrl+A is the shell's line start
   });
 
   it('leaves ordinary terminal keys to the pty', () => {

@@ -18,7 +18,8 @@ export type Shortcut =
   | 'copy'
   | 'paste'
   | 'settings'
-  | 'sessions';
+  | 'sessions'
+  | 'agents';
 
 export interface KeyLike {
   key: string;
@@ -44,7 +45,8 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Ctrl+Shift+V', what: 'Paste' },
   { keys: 'Ctrl+,', what: 'Settings' },
   { keys: 'Ctrl+Shift+S', what: 'Agent sessions' },
-  { keys: 'Esc', what: 'Close Settings or Sessions' },
+  { keys: 'Ctrl+Shift+A', what: 'Agents overview' },
+  { keys: 'Esc', what: 'Close Settings, Sessions or the Agents overview' },
 ];
 
 /** The letter a key event means: its character when Latin, else its physical key (non-Latin layouts). */
@@ -98,6 +100,8 @@ export function shortcutFor(ev: KeyLike): Shortcut | null {
       return 'paste';
     case 's':
       return 'sessions';
+    case 'a':
+      return 'agents';
   }
   return null;
 }

@@ -2,10 +2,12 @@
 
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
+import './attention/attention.css';
 import { createRoot } from 'react-dom/client';
 import { Actions } from './actions';
 import { Dismissals } from './agents/banner';
 import { RestoreDismissals } from './agents/restore';
+import { Attention, pickNotifier } from './attention/controller';
 import { Backend } from './backend';
 import { App } from './components/App';
 import { ServicesContext } from './context';
@@ -75,6 +77,8 @@ const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
     onInputState: (st) => store.setPaneInput(paneId, st),
     onOpened: () => keys.flush(),
     filterInput: (data) => keys.through(data, performance.now()),
+    onBell: () => attention.onBell(paneId),
+    onNotify: (n) => attention.onOsc(paneId, n),
   });
   return view;
 });
@@ -83,6 +87,7 @@ store.set('dismissed', dismissals.load());
 const restoreDismissals = new RestoreDismissals(localStorageOrNull());
 store.set('restoreDismissed', restoreDismissals.load());
 const actions = new Actions(backend, store, views, dismissals, restoreDismissals);
+const attention = new Attention(store, backend, actions, pickNotifier(window, (paneId) => actions.revealPane(paneId)));
 
 // Views of panes that left the layout go as soon as the host says so.
 let lastLayout = store.get().layout;
@@ -102,12 +107,16 @@ backend.onHello((h) => {
   if (h.daemon) store.set('daemon', h.daemon);
   void actions.loadBindings();
   void actions.loadRestore();
+  void attention.load();
 });
 backend.onLayout((l) => store.setLayout(l));
 backend.onTerminal((t) => store.putTerminal(t));
 backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
-backend.onBinding((b) => actions.noteBinding(b));
+backend.onBinding((b) => {
+  actions.noteBinding(b);
+  attention.onBinding(b);
+});
 backend.onRestore((r) => store.set('restore', r));
 // Keys that never reached their terminal: its pane says so and refuses the rest of the line.
 backend.onInputLost((x) => {
@@ -142,7 +151,7 @@ const takeKey = (ev: KeyboardEvent) => {
 for (const k of early?.stop() ?? []) keys.feed(k);
 document.addEventListener('keydown', takeKey);
 
-installTestHooks(store, views);
+installTestHooks(store, views, attention);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root');

@@ -3,6 +3,7 @@
 
 import { useSyncExternalStore } from 'react';
 import type { ResumeState } from './agents/banner';
+import type { AgentInfo, NotifyWhen } from './attention/attention';
 import type { Agent, Binding, DaemonStatus, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { PaneInputState } from './terminal/TerminalView';
@@ -52,6 +53,14 @@ export interface AppState {
   agents: readonly Agent[] | null;
   /** What the workspace shows: the terminals, or a full view over them. */
   view: WorkspaceView;
+  /** Each terminal's agent state (agents.states, then binding events), by terminal id. */
+  agentStates: Readonly<Record<string, AgentInfo>>;
+  /** Panes whose bell rang while they were not in front, until seen, by pane id. */
+  bells: Readonly<Record<string, true>>;
+  /** The Agents overview is open. */
+  overview: boolean;
+  /** Settings → Notifications as last loaded or saved. */
+  notify: { when: NotifyWhen; sound: boolean };
 }
 
 export type WorkspaceView = 'terminals' | 'settings' | 'sessions';
@@ -87,6 +96,10 @@ export const initialState: AppState = {
   sessionsQuery: '',
   agents: null,
   view: 'terminals',
+  agentStates: {},
+  bells: {},
+  overview: false,
+  notify: { when: 'needs-input-and-finished', sound: false },
 };
 
 export class Store {
@@ -215,6 +228,29 @@ export class Store {
 
   removeAgent(id: string): void {
     this.update((s) => (s.agents?.some((a) => a.id === id) ? { ...s, agents: s.agents.filter((a) => a.id !== id) } : s));
+  }
+
+  /** One terminal's agent state; null removes it. */
+  putAgentState(terminalId: string, a: AgentInfo | null): void {
+    this.update((s) => {
+      const cur = s.agentStates[terminalId];
+      if (!a && !cur) return s;
+      if (a && cur && sameJSON(cur, a)) return s;
+      const agentStates = { ...s.agentStates };
+      if (a) agentStates[terminalId] = a;
+      else delete agentStates[terminalId];
+      return { ...s, agentStates };
+    });
+  }
+
+  setBell(paneId: string, on: boolean): void {
+    this.update((s) => {
+      if (!!s.bells[paneId] === on) return s;
+      const bells = { ...s.bells };
+      if (on) bells[paneId] = true;
+      else delete bells[paneId];
+      return { ...s, bells };
+    });
   }
 
   set<K extends keyof AppState>(key: K, value: AppState[K]): void {

@@ -9,6 +9,8 @@
 import type { Terminal as XTerm } from '@xterm/xterm';
 import type { Binding, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
+import type { AgentInfo } from './attention/attention';
+import type { Attention } from './attention/controller';
 import type { Store } from './store';
 import type { ViewRegistry } from './terminal/registry';
 import type { ViewStats } from './terminal/TerminalView';
@@ -41,6 +43,10 @@ export interface RepriseTestHooks {
    * host) to tell the page's own cost from the transport's; null for an unknown pane.
    */
   terminal(paneId: string): XTerm | null;
+  /** Every terminal's agent state as the page has it, by terminal id. */
+  agentStates(): Record<string, AgentInfo>;
+  /** The notifications the page raised (agents and OSC), oldest first. */
+  notifications(): { title: string; body: string; paneId: string; source: string; at: number }[];
 }
 
 declare global {
@@ -49,7 +55,7 @@ declare global {
   }
 }
 
-export function installTestHooks(store: Store, views: ViewRegistry): void {
+export function installTestHooks(store: Store, views: ViewRegistry, attention: Attention): void {
   const clone = <T>(v: T): T => (v === null || v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
   const hooks: RepriseTestHooks = {
     paneText: (paneId) => views.get(paneId)?.text() ?? null,
@@ -75,6 +81,8 @@ export function installTestHooks(store: Store, views: ViewRegistry): void {
       return true;
     },
     terminal: (paneId) => views.get(paneId)?.term ?? null,
+    agentStates: () => clone({ ...store.get().agentStates }),
+    notifications: () => clone(attention.raised),
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });
 }

@@ -3,6 +3,7 @@ import { useServices } from '../context';
 import { shortcutFor } from '../keys';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
+import { AgentsOverview } from './AgentsOverview';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SessionsView } from './SessionsView';
 import { SettingsView } from './SettingsView';
@@ -16,6 +17,7 @@ export function App() {
   const layout = useStore(store, (s) => s.layout);
   const conn = useStore(store, (s) => s.conn);
   const view = useStore(store, (s) => s.view);
+  const overview = useStore(store, (s) => s.overview);
 
   // Shortcuts when the keyboard is not in a terminal (tab bar, buttons, body).
   // Inside a terminal, xterm's custom key handler takes them first.
@@ -24,6 +26,11 @@ export function App() {
       if (ev.defaultPrevented || store.get().confirm) return;
       const target = ev.target as HTMLElement | null;
       if (target?.closest('.xterm')) return;
+      if (ev.key === 'Escape' && store.get().overview) {
+        ev.preventDefault();
+        actions.toggleOverview(false);
+        return;
+      }
       if (ev.key === 'Escape' && store.get().view !== 'terminals') {
         ev.preventDefault();
         actions.showTerminals();
@@ -65,6 +72,7 @@ export function App() {
         )}
         {view === 'settings' && <SettingsView />}
         {view === 'sessions' && <SessionsView />}
+        {overview && <AgentsOverview />}
       </main>
       <StatusBar />
       <ConfirmDialog />

@@ -1,12 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { liveAgentLabel } from '../agents/banner';
 import type { PaneNode } from '../api';
+import { isStateName } from '../attention/attention';
 import { useServices } from '../context';
 import { useStore } from '../store';
 import { paneOffline, restoredLabel, terminalState } from '../terminal/describe';
 import { HOLD_LIMIT } from '../stream/hold';
 import { paneTitles } from '../terminal/titles';
 import type { TerminalView } from '../terminal/TerminalView';
+import { AgentPill } from './AgentPill';
 import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
 import { OutcomeNotice } from './OutcomeNotice';
 import { bannerShown, ResumeBanner } from './ResumeBanner';
@@ -24,6 +26,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const daemon = useStore(store, (s) => s.daemon);
   const input = useStore(store, (s) => s.paneInput[pane.id]);
   const note = useStore(store, (s) => s.inputNotes[pane.id]);
+  const agentInfo = useStore(store, (s) => s.agentStates[pane.terminalId]);
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<TerminalView | null>(null);
 
@@ -79,7 +82,9 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
         >
           {title}
         </span>
-        {state.label && (
+        {!offline && agentInfo && isStateName(agentInfo.state) ? (
+          <AgentPill info={agentInfo} />
+        ) : state.label && (
           <span className={'pill state-' + state.kind} data-testid="pane-state">
             {state.label}
           </span>

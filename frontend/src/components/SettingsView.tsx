@@ -8,14 +8,16 @@ import { useStore } from '../store';
 import { AgentAvatar } from './AgentAvatar';
 import { AgentForm } from './AgentForm';
 import { CloseIcon, PlusIcon } from './icons';
+import { NotificationSettings } from './NotificationSettings';
 
 const NEW = '\0new';
 
-type Section = 'agents' | 'privacy';
+type Section = 'agents' | 'privacy' | 'notifications';
 
 const SECTIONS: { id: Section; label: string }[] = [
   { id: 'agents', label: 'Agents' },
   { id: 'privacy', label: 'Sessions & privacy' },
+  { id: 'notifications', label: 'Notifications' },
 ];
 
 /** Settings over the terminals (the gear, Ctrl+,; Esc closes): Agents, Sessions & privacy. */
@@ -49,7 +51,9 @@ export function SettingsView() {
             </button>
           ))}
         </nav>
-        <div className="settings-content">{section === 'agents' ? <AgentsSettings /> : <PrivacySettings />}</div>
+        <div className="settings-content">
+          {section === 'agents' ? <AgentsSettings /> : section === 'privacy' ? <PrivacySettings /> : <NotificationSettings />}
+        </div>
       </div>
     </div>
   );

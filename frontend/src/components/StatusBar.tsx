@@ -1,5 +1,6 @@
 import type { DaemonStatus } from '../api';
 import { useServices } from '../context';
+import { AgentsButton } from './AgentsButton';
 import { useStore } from '../store';
 import { RestoreSummary } from './RestoreSummary';
 
@@ -22,6 +23,9 @@ export function StatusBar() {
   const conn = useStore(store, (s) => s.conn);
   const notice = useStore(store, (s) => s.notice);
   const daemon = useStore(store, (s) => daemonText(s.daemon));
+  const agents = useStore(store, (s) => Object.keys(s.agentStates).length);
+  const waiting = useStore(store, (s) => Object.values(s.agentStates).filter((a) => a.state === 'needs-input').length);
+  const overview = useStore(store, (s) => s.overview);
   return (
     <footer className="statusbar">
       <div role="status" aria-live="polite" data-testid="status" className={'status conn-' + conn}>
@@ -31,6 +35,7 @@ export function StatusBar() {
         {notice && <span className="status-notice">{notice}</span>}
       </div>
       <RestoreSummary />
+      <AgentsButton count={agents} waiting={waiting} open={overview} />
     </footer>
   );
 }

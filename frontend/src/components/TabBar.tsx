@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { liveAgentLabel } from '../agents/banner';
 import type { Tab } from '../api';
 import { useServices } from '../context';
-import { focusedPane } from '../layout/layout';
+import { tabBadge } from '../attention/attention';
+import { focusedPane, panesInOrder } from '../layout/layout';
 import { useStore } from '../store';
 import { paneTitle } from '../terminal/describe';
 import { paneTitles } from '../terminal/titles';
@@ -64,6 +65,16 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
   const terminal = useStore(store, (s) => (pane ? s.terminals[pane.terminalId] : undefined));
   const osc = useStore(store, (s) => (pane ? s.titles[pane.terminalId] : undefined));
   const agent = useStore(store, (s) => (pane ? liveAgentLabel(s.bindings[pane.terminalId]) : undefined));
+  // A string, so the selector's result compares equal while nothing changed.
+  const badgeKey = useStore(store, (s) => {
+    const panes = panesInOrder(tab.root);
+    const b = tabBadge(
+      panes.map((p) => s.agentStates[p.terminalId]?.state),
+      panes.some((p) => s.bells[p.id]),
+    );
+    return b ? `${b.kind}|${b.label}` : '';
+  });
+  const [badgeKind, badgeLabel] = badgeKey ? badgeKey.split('|') : ['', ''];
   const [hover, setHover] = useState(false);
   const title = tab.title || (pane ? paneTitles.title(pane.id, terminal, osc, agent) : paneTitle(terminal, osc));
   return (
@@ -88,6 +99,9 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
         if (e.key === 'Enter' || e.key === ' ') actions.activateTab(tab.id);
       }}
     >
+      {badgeKind && (
+        <span className={'tab-badge badge-' + badgeKind} data-testid="tab-badge" data-badge={badgeKind} role="img" aria-label={badgeLabel} title={badgeLabel} />
+      )}
       <span className="tab-title">{title || `Tab ${index + 1}`}</span>
       <button
         className={'icon-button tab-close' + (active || hover ? ' shown' : '')}

@@ -17,6 +17,7 @@ import { FlowControl } from '../stream/flow';
 import { InputGate } from '../stream/gate';
 import type { GateState } from '../stream/gate';
 import { InputBatcher } from '../stream/input';
+import { Osc99Parser, parseOsc777, parseOsc9, type OscNotification } from '../attention/osc';
 import { pickRenderer } from './renderer';
 import { currentScheme, onSchemeChange, themeFor } from './theme';
 
@@ -48,6 +49,10 @@ export interface TerminalViewOptions {
   filterInput?: (data: string) => string;
   /** Called once the terminal is open (its xterm exists and takes input). */
   onOpened?: () => void;
+  /** The program rang the bell (BEL), outside the replay of old output. */
+  onBell?: () => void;
+  /** The program asked for a desktop notification (OSC 9 / 777 / 99), outside the replay. */
+  onNotify?: (n: OscNotification) => void;
 }
 
 /** A pane's input and screen, for its header and notices. */
@@ -114,6 +119,9 @@ export class TerminalView {
   private disposed = false;
   /** Totals over all attachments of this view (for window.__reprise.stats). */
   private totals = { written: 0, rendered: 0, acked: 0 };
+  /** Output byte counts (totals.written) where the current attachment's replay starts and ends. */
+  private replayStart = 0;
+  private replayEnd = Infinity;
 
   constructor(opts: TerminalViewOptions) {
     this.opts = opts;
@@ -221,6 +229,20 @@ export class TerminalView {
       t.onBinary((d) => this.input.pushBinary(d)),
       t.onTitleChange((title) => this.opts.onTitle?.(title)),
       t.onResize(({ cols, rows }) => this.scheduleResize(cols, rows)),
+      t.onBell(() => {
+        if (!this.inReplay()) this.opts.onBell?.();
+      }),
+    );
+    // Notifications asked for by the program; old ones replayed on attach are history.
+    const kitty = new Osc99Parser();
+    const notify = (n: OscNotification | null) => {
+      if (n && !this.inReplay()) this.opts.onNotify?.(n);
+      return true;
+    };
+    this.disposables.push(
+      t.parser.registerOscHandler(9, (d) => notify(parseOsc9(d))),
+      t.parser.registerOscHandler(777, (d) => (d.startsWith('notify;') ? notify(parseOsc777(d)) : false)),
+      t.parser.registerOscHandler(99, (d) => notify(kitty.feed(d))),
     );
     if (t.textarea) {
       const onFocus = () => this.opts.onFocus?.();
@@ -329,6 +351,9 @@ export class TerminalView {
     if (this.disposed) return;
     const seq = ++this.attachSeq;
     this.detach();
+    // Until the host says how long the replay is, everything is replay.
+    this.replayStart = this.totals.written;
+    this.replayEnd = Infinity;
     // A re-attach (reconnect, another terminal in this pane) keeps the old
     // screen, dimmed, until the replay arrives: the RIS that wipes it goes
     // through the write queue just before the replay's first bytes, so the
@@ -404,6 +429,7 @@ export class TerminalView {
       return;
     }
     this.attachment = att;
+    this.replayEnd = this.replayStart + att.replayBytes;
     this.sentSize = { cols, rows };
     if (unsent > 0) att.ack(unsent);
     this.opts.onTerminal?.(att.terminal);
@@ -419,6 +445,11 @@ export class TerminalView {
     }
     // The pane may have been resized while the attach was in flight.
     if (this.term.cols !== cols || this.term.rows !== rows) this.scheduleResize(this.term.cols, this.term.rows);
+  }
+
+  /** Whether xterm is parsing the replay of old output (its bells and notifications are history). */
+  private inReplay(): boolean {
+    return this.totals.rendered < this.replayEnd;
   }
 
   private canSend(): boolean {
