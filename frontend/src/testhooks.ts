@@ -45,6 +45,8 @@ export interface RepriseTestHooks {
   terminal(paneId: string): XTerm | null;
   /** Every terminal's agent state as the page has it, by terminal id. */
   agentStates(): Record<string, AgentInfo>;
+  /** Puts an agent state in the page's store (page only, e.g. a turn silent for 12 min, which a test cannot wait for). */
+  injectAgentState(a: AgentInfo): void;
   /** The notifications the page raised (agents and OSC), oldest first. */
   notifications(): { title: string; body: string; paneId: string; source: string; at: number }[];
 }
@@ -82,6 +84,7 @@ export function installTestHooks(store: Store, views: ViewRegistry, attention: A
     },
     terminal: (paneId) => views.get(paneId)?.term ?? null,
     agentStates: () => clone({ ...store.get().agentStates }),
+    injectAgentState: (a) => store.putAgentState(a.terminalId, clone(a)),
     notifications: () => clone(attention.raised),
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });

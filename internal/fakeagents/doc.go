@@ -39,6 +39,8 @@
 //     permission_prompt, matcher target the type), prints "Do you want to
 //     proceed?", and on the next line runs PostToolUse (tool_name Bash,
 //     target Bash), prints "● ran Bash", and replies after one more line;
+//     a turn "fail …" prints "⎿  API Error: 529 Overloaded" and runs
+//     StopFailure (error overloaded_error) instead of replying and Stop;
 //   - /exit (or /quit, or Ctrl-D): SessionEnd prompt_input_exit, exit 0;
 //     /clear: SessionEnd clear, new UUIDv4, SessionStart clear;
 //     SIGHUP or a closed pty: SessionEnd other, "Resume this session with:

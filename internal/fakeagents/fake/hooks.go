@@ -22,6 +22,7 @@ const (
 	SessionEnd       = "SessionEnd"
 	PostToolUse      = "PostToolUse"  // claude: "ask " turns, after the answer
 	Notification     = "Notification" // claude: "ask " turns, the permission prompt
+	StopFailure      = "StopFailure"  // claude: "fail " turns, instead of Stop
 )
 
 // Handler is one hook handler: {"type":"command","command":"…","timeout":N}.

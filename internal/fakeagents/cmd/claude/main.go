@@ -328,6 +328,11 @@ func (c *claude) turn(prompt string) {
 			c.pending = func(string) { c.reply(prompt) }
 		}
 		return
+	case strings.HasPrefix(prompt, "fail "):
+		// The API call fails: no reply, StopFailure instead of Stop.
+		c.screen.Println("⎿  API Error: 529 Overloaded")
+		c.fire(context.Background(), fake.StopFailure, "", map[string]any{"error": "overloaded_error"})
+		return
 	}
 	c.reply(prompt)
 }
