@@ -2,9 +2,11 @@ package main
 
 // The Wails binding layer: the only code that imports the Wails runtime.
 // It starts the host and the loopback web server, opens the window on the
-// embedded frontend, and binds one method, Endpoint, through which the page
-// finds its WebSocket. Everything else goes over that socket, exactly as in
-// browser mode.
+// embedded frontend, and binds two methods: Endpoint, through which the page
+// finds its WebSocket (everything else goes over that socket, exactly as in
+// browser mode), and Notify, which shows a desktop notification over D-Bus
+// (backend/notify); a click on one comes back to the page as the Wails event
+// "notification:activated" with the pane's id.
 
 import (
 	"context"
@@ -27,6 +29,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/cli"
 	"github.com/reprise-dev/reprise/backend/host"
 	"github.com/reprise-dev/reprise/backend/localapi"
+	"github.com/reprise-dev/reprise/backend/notify"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/web"
 	"github.com/reprise-dev/reprise/frontend"
@@ -42,11 +45,37 @@ type Endpoint struct {
 	Token string `json:"token"`
 }
 
+// notificationEvent is the Wails event a clicked notification emits
+// (frontend/src/attention/controller.ts NOTIFICATION_EVENT).
+const notificationEvent = "notification:activated"
+
 // App is bound to the page.
 type App struct {
 	ctx      context.Context
 	endpoint Endpoint
 	startErr error
+	notifier *notify.Notifier
+}
+
+// Notify shows a desktop notification about paneID; clicking it brings the
+// window up and emits notificationEvent with paneID.
+func (a *App) Notify(title, body, paneID string) error {
+	if a.notifier == nil {
+		return fmt.Errorf("notifications are not available")
+	}
+	_, err := a.notifier.Notify(title, body, paneID)
+	return err
+}
+
+// activated is a notification's default action: the window comes up and
+// the page brings the pane in front.
+func (a *App) activated(paneID string) {
+	if a.ctx == nil {
+		return
+	}
+	runtime.WindowUnminimise(a.ctx)
+	runtime.WindowShow(a.ctx)
+	runtime.EventsEmit(a.ctx, notificationEvent, paneID)
 }
 
 // Endpoint returns the WebSocket address and token of this launch.
@@ -85,6 +114,8 @@ func runDesktop(args []string) int {
 	}
 	logger, closeLog := cli.OpenLog(home.HostLog(), slog.LevelInfo)
 	defer closeLog()
+	app.notifier = notify.New("Reprise", logger, app.activated)
+	defer app.notifier.Close()
 
 	var h *host.Host
 	var srv *web.Server

@@ -99,8 +99,10 @@ func TestBindingGenerationStartsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no bindings generated: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(ts), "Endpoint") {
-		t.Errorf("App.d.ts has no Endpoint:\n%s", ts)
+	for _, m := range []string{"Endpoint", "Notify"} {
+		if !strings.Contains(string(ts), m) {
+			t.Errorf("App.d.ts has no %s:\n%s", m, ts)
+		}
 	}
 	if _, err := os.Stat(home); err == nil {
 		t.Errorf("binding generation created %s (it started a host or a daemon)", home)

@@ -138,7 +138,7 @@ launch() {
   APP_PID=$!
   WID=""
   for _ in $(seq 1000); do
-    WID=$(xdotool search --name '^Reprise$' 2>/dev/null | head -1 || true)
+    WID=$(xdotool search --name 'Reprise$' 2>/dev/null | head -1 || true)
     [ -n "$WID" ] && break
     sleep 0.02
   done

@@ -2,7 +2,9 @@
 # Smoke test of the real desktop window under Xvfb: launch the built app,
 # type a command with xdotool, check through the filesystem and the CLI that
 # it ran in the pane's shell, take screenshots; kill the app, relaunch it and
-# check the same shell (same PID) is attached.
+# check the same shell (same PID) is attached. Then issue 16: a notification
+# over a private D-Bus session bus, and its default action
+# (scripts/desktop-notify.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ART="$(realpath "${1:-test-artifacts}")"
@@ -15,6 +17,7 @@ APP_PID=""; XVFB_PID=""
 cleanup() {
   [ -n "$APP_PID" ] && { kill -9 "$APP_PID"; wait "$APP_PID"; } 2>/dev/null || true
   [ -f "$H/run/ptyd.lock" ] && kill -9 "$(cat "$H/run/ptyd.lock")" 2>/dev/null || true
+  stop_notify_bus
   stop_home "$H" || true
   [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
   cp "$H"/logs/*.log "$ART/" 2>/dev/null || true
@@ -22,6 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 . scripts/stop-home.sh
+. scripts/desktop-notify.sh
 
 . scripts/xvfb.sh
 start_xvfb 90 || { echo "desktop-smoke: Xvfb did not start on $DISPLAY"; exit 1; }
@@ -30,12 +34,14 @@ start_xvfb 90 || { echo "desktop-smoke: Xvfb did not start on $DISPLAY"; exit 1;
 mkdir -p "$H/bin" "$H/u"
 go build -o "$H/bin/claude" ./internal/fakeagents/cmd/claude
 export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME="$H/u" PATH="$H/bin:$PATH"
+start_notify_bus || exit 1
 launch() {
   "$BIN" --home "$H" >>"$ART/desktop-app.out" 2>&1 &
   APP_PID=$!
   local wid=""
   for _ in $(seq 100); do
-    wid=$(xdotool search --name '^Reprise$' 2>/dev/null | head -1 || true)
+    # The title follows the active pane ("bash — Reprise", issue 16).
+    wid=$(xdotool search --name 'Reprise$' 2>/dev/null | head -1 || true)
     [ -n "$wid" ] && break
     sleep 0.2
   done
@@ -148,3 +154,4 @@ xdotool mousemove 640 700
 sleep 1.5
 import -window root "$ART/desktop-4-resumed.png"
 echo "desktop-smoke: clicking Resume in the window brought the conversation back (terminal $NEW)"
+notify_check || { import -window root "$ART/desktop-fail-notify.png"; exit 1; }

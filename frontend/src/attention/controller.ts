@@ -50,37 +50,37 @@ interface WailsWindow {
   runtime?: {
     WindowSetTitle?: (title: string) => void;
     EventsOn?: (name: string, cb: (...data: unknown[]) => void) => () => void;
-    WindowShow?: () => void;
-    WindowUnminimise?: () => void;
   };
 }
 
 /** The Wails event the Go side emits when a notification's default action is invoked. */
 export const NOTIFICATION_EVENT = 'notification:activated';
 
-export function pickNotifier(win: Window, reveal: (paneId: string) => void): Notifier | null {
+export function pickNotifier(win: Window, reveal: (paneId: string) => void): Notifier {
   const w = win as unknown as WailsWindow & NotifyWindow;
-  const bound = w.go?.main?.App?.Notify;
-  if (bound) {
-    w.runtime?.EventsOn?.(NOTIFICATION_EVENT, (paneId) => {
-      if (typeof paneId !== 'string') return;
-      w.runtime?.WindowUnminimise?.();
-      w.runtime?.WindowShow?.();
-      reveal(paneId);
+  let listening = false;
+  const listen = () => {
+    if (listening || !w.runtime?.EventsOn) return;
+    listening = true;
+    w.runtime.EventsOn(NOTIFICATION_EVENT, (paneId) => {
+      if (typeof paneId === 'string') reveal(paneId);
     });
-    return {
-      kind: 'desktop',
-      show: (n) => {
-        bound(n.title, n.body, n.paneId).catch((err: unknown) => console.warn(`reprise: notify: ${String(err)}`));
-      },
-    };
-  }
-  const N = w.Notification;
-  if (typeof N !== 'function') return null;
+  };
+  listen(); // clicks on notifications shown before a reload come back too
+  // Decided at each notification: the window's bindings are injected by Wails before or after this runs.
   return {
-    kind: 'browser',
+    get kind() {
+      return w.go?.main?.App?.Notify ? 'desktop' : 'browser';
+    },
     show: (n) => {
-      if (N.permission !== 'granted') return;
+      const bound = w.go?.main?.App?.Notify;
+      if (bound) {
+        listen();
+        bound(n.title, n.body, n.paneId).catch((err: unknown) => console.warn(`reprise: notify: ${String(err)}`));
+        return;
+      }
+      const N = w.Notification;
+      if (typeof N !== 'function' || N.permission !== 'granted') return;
       try {
         const note = new N(n.title, { body: n.body, tag: n.tag });
         note.onclick = () => {
