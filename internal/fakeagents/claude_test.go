@@ -306,3 +306,41 @@ func TestClaudeBadArgs(t *testing.T) {
 		t.Error("hooks ran for a refused start")
 	}
 }
+
+// The turns that drive the agent states (issue 16): "ask …" opens a
+// permission prompt (Notification permission_prompt), the answer runs the
+// tool (PostToolUse), the next line ends it (Stop); "fail …" ends with
+// StopFailure and no reply.
+func TestClaudeAskAndFailTurns(t *testing.T) {
+	w := newWorld(t)
+	h := []fake.MatcherGroup{{Hooks: []fake.Handler{{Type: "command", Command: hookCommand, Timeout: 5}}}}
+	cfg := fake.HookConfig{}
+	for _, ev := range []string{fake.SessionStart, fake.UserPromptSubmit, fake.Notification, fake.PostToolUse, fake.Stop, fake.StopFailure} {
+		cfg[ev] = h
+	}
+	data, _ := json.Marshal(map[string]any{"hooks": cfg})
+	settings := filepath.Join(w.home, "reprise-settings.json")
+	w.write(settings, string(data))
+	a := w.start("claude", "--settings", settings)
+	a.expect("? for shortcuts")
+	a.send("ask to run ls")
+	a.expect("Do you want to proceed?")
+	a.send("y")
+	a.expect("● ran Bash")
+	a.send("ok")
+	a.expect("● ack: ask to run ls")
+	a.send("fail now")
+	a.expect("API Error: 529 Overloaded")
+	a.expect("? for shortcuts")
+	evs := w.events()
+	want := []string{"SessionStart:startup", "UserPromptSubmit", "Notification", "PostToolUse", "Stop", "UserPromptSubmit", "StopFailure"}
+	if !equal(names(evs), want) {
+		t.Fatalf("events %q, want %q", names(evs), want)
+	}
+	if evs[2].str("notification_type") != "permission_prompt" || evs[3].str("tool_name") != "Bash" || evs[6].str("error") != "overloaded_error" {
+		t.Errorf("Notification %v, PostToolUse %v, StopFailure %v", evs[2].Payload, evs[3].Payload, evs[6].Payload)
+	}
+	if strings.Contains(a.output(), "ack: fail now") {
+		t.Error("a failed turn replied")
+	}
+}
