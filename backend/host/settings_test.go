@@ -53,3 +53,29 @@ func TestRetentionCutoffNeverInTheFuture(t *testing.T) {
 		t.Error("0 (keep forever) prunes")
 	}
 }
+
+// Settings → Notifications (issue 16): the defaults the page shows before
+// anything is saved, the values it may store, and a refusal for the rest.
+func TestNotifySettings(t *testing.T) {
+	h := startHost(t, newHome(t))
+	defer h.Close()
+	ctx := context.Background()
+	for key, def := range map[string]string{api.SettingNotifyWhen: "needs-input-and-finished", api.SettingNotifySound: "false"} {
+		if v, err := h.Setting(ctx, key); err != nil || v != def {
+			t.Errorf("%s default = %q, %v; want %q", key, v, err, def)
+		}
+	}
+	for _, v := range []string{"off", "needs-input", "needs-input-and-finished"} {
+		if err := h.SetSetting(ctx, api.SettingNotifyWhen, v); err != nil {
+			t.Errorf("notify.when=%q refused: %v", v, err)
+		}
+	}
+	if v, _ := h.Setting(ctx, api.SettingNotifyWhen); v != "needs-input-and-finished" {
+		t.Errorf("notify.when = %q after setting needs-input-and-finished", v)
+	}
+	for key, bad := range map[string]string{api.SettingNotifyWhen: "always", api.SettingNotifySound: "yes"} {
+		if err := h.SetSetting(ctx, key, bad); err == nil {
+			t.Errorf("%s=%q accepted", key, bad)
+		}
+	}
+}
