@@ -280,6 +280,16 @@ test('agent attention: pills, tab badge, title, overview, notifications', { time
       await waitPill(page, a.pane, 'interrupted');
       await shots(page, 'pill-interrupted');
       assert.equal((await notes(page)).length, 4, `one more notification (the review prompt), no more: ${JSON.stringify(await notes(page))}`);
+
+      // --- A reload replays the shell's old output (its bell, its OSC 777) and finds the agents' states: none of it is news ---
+      await page.reload();
+      await waitReady(page);
+      assert.equal(await activeTab(page), a.tab, 'the shell tab is in the background');
+      await waitPill(page, a.pane, 'interrupted');
+      await typeInto(page, shellPane, 'echo replay-$((6*7))\r');
+      await waitForText(page, shellPane, 'replay-42');
+      assert.deepEqual(await notes(page), [], 'nothing notified for old output or found states');
+      assert.equal(await badge(page, shell.id), null, 'no bell badge for a bell in the replay');
     });
   } finally {
     world.done();
