@@ -6,7 +6,8 @@
 // overview (keyboard: open, move, Enter focuses the pane across tabs, Esc back to the
 // terminal), browser notifications observed through the page (permission granted by the
 // driver, window.Notification recorded): one per turn, none for the pane in front, a click
-// brings the pane in front; OSC 777 from a shell notifies the same way. It also measures the
+// brings the pane in front; OSC 777, 9 and 99 from a shell notify the same way, and a reload (old
+// output replayed, states found) notifies nothing. It also measures the
 // latency from the hook firing (a user-level hook of the fake that logs the time, run beside
 // Reprise's) to the pill changing in the DOM, and prints it.
 import { test } from 'node:test';
@@ -232,6 +233,12 @@ test('agent attention: pills, tab badge, title, overview, notifications', { time
       await typeInto(page, shellPane, "sleep 0.3; printf '\\033]777;notify;Build;all green\\a'\r");
       await waitFor(async () => (await notes(page)).length === 3, { message: 'the OSC 777 notification' });
       assert.deepEqual({ ...(await notes(page))[2], tag: '' }, { title: 'Build', body: 'all green', tag: '' });
+      // OSC 9 (a body; the pane's title stands in for the title) and kitty's OSC 99 in two chunks.
+      await typeInto(page, shellPane, "sleep 0.3; printf '\\033]9;Tests passed\\a'; printf '\\033]99;i=7:d=0;Deploy\\033\\\\'; printf '\\033]99;i=7:p=body;finished\\033\\\\'\r");
+      await waitFor(async () => (await notes(page)).length === 5, { message: async () => `the OSC 9 and 99 notifications: ${JSON.stringify(await notes(page))}` });
+      const [n9, n99] = (await notes(page)).slice(3);
+      assert.equal(n9.body, 'Tests passed');
+      assert.deepEqual([n99.title, n99.body], ['Deploy', 'finished']);
 
       // --- A second agent started with a prompt, then the overview ---
       const b = await startAgent(page, 'hello there');
@@ -279,7 +286,7 @@ test('agent attention: pills, tab badge, title, overview, notifications', { time
       await page.click(`[data-testid=tab][data-tab-id="${a.tab}"]`);
       await waitPill(page, a.pane, 'interrupted');
       await shots(page, 'pill-interrupted');
-      assert.equal((await notes(page)).length, 4, `one more notification (the review prompt), no more: ${JSON.stringify(await notes(page))}`);
+      assert.equal((await notes(page)).length, 6, `one more notification (the review prompt), no more: ${JSON.stringify(await notes(page))}`);
 
       // --- A reload replays the shell's old output (its bell, its OSC 777) and finds the agents' states: none of it is news ---
       await page.reload();
