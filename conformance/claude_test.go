@@ -20,6 +20,7 @@ func TestClaude(t *testing.T) {
 	t.Run("cwd-gone", func(t *testing.T) { scenarioCwdGone(t, "claude") })
 	t.Run("never-prompted", func(t *testing.T) { scenarioNeverPrompted(t, "claude") })
 	t.Run("clear", claudeClear)
+	t.Run("permission", func(t *testing.T) { scenarioPermission(t, "claude") })
 	t.Run("closed-port", func(t *testing.T) {
 		scenarioClosedPort(t, "claude", func(r *rig, s session) {
 			// The turn fails at once: StopFailure, and the transcript

@@ -18,6 +18,7 @@ func TestCodex(t *testing.T) {
 	t.Run("agent-hangup", func(t *testing.T) { scenarioAgentHangup(t, "codex") })
 	t.Run("cwd-gone", func(t *testing.T) { scenarioCwdGone(t, "codex") })
 	t.Run("never-prompted", func(t *testing.T) { scenarioNeverPrompted(t, "codex") })
+	t.Run("permission", func(t *testing.T) { scenarioPermission(t, "codex") })
 	t.Run("closed-port", func(t *testing.T) {
 		scenarioClosedPort(t, "codex", func(r *rig, s session) {
 			// The rollout is written when the turn fails.

@@ -26,6 +26,7 @@ func TestGemini(t *testing.T) {
 	t.Run("agent-hangup", func(t *testing.T) { scenarioAgentHangup(t, "gemini") })
 	t.Run("cwd-gone", func(t *testing.T) { scenarioCwdGone(t, "gemini") })
 	t.Run("never-prompted", func(t *testing.T) { scenarioNeverPrompted(t, "gemini") })
+	t.Run("permission", func(t *testing.T) { scenarioPermission(t, "gemini") })
 	t.Run("closed-port", func(t *testing.T) { geminiNoReply(t, false) })
 	t.Run("api-error", func(t *testing.T) { geminiNoReply(t, true) })
 }

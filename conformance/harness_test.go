@@ -126,6 +126,7 @@ type rig struct {
 	api      *localapi.Server
 	v        *host.Viewer
 	res      *result
+	opts     rigOptions
 
 	mu      sync.Mutex
 	screens map[string]*screen
@@ -133,6 +134,10 @@ type rig struct {
 
 type rigOptions struct {
 	closedPort bool // the model API's port is closed: turns fail at once
+	// askApproval: the CLI asks before it runs a shell command (Codex
+	// runs commands in its sandbox unasked unless approval_policy says
+	// otherwise; Claude and Gemini ask by default).
+	askApproval bool
 }
 
 // requireCLI skips the test when the suite is off or the CLI could not be
@@ -183,7 +188,7 @@ func newRig(t *testing.T, id, scenario string, o rigOptions) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, cli: s, root: root, home: paths.Home{Dir: root}, userHome: filepath.Join(root, "u"),
-		work: filepath.Join(root, "work", "proj"), screens: map[string]*screen{}}
+		work: filepath.Join(root, "work", "proj"), screens: map[string]*screen{}, opts: o}
 	r.res = &result{CLI: id, Scenario: scenario, started: time.Now()}
 	for _, d := range []string{r.userHome, r.work, filepath.Join(root, "tmp")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {

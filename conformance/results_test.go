@@ -26,6 +26,11 @@ type result struct {
 	Candidate   string // the banner
 	AfterResume string // what the pane showed after Resume
 	Notes       []string
+	// Agent states (attention scenarios): the states a client saw, in
+	// order, each with the hook that drove it, and the hook payloads
+	// observed (trimmed).
+	States   string
+	Payloads []string
 
 	hookConfig string
 	started    time.Time
@@ -107,6 +112,23 @@ func writeResults(path string) error {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0fs | %s |\n",
 				cell(r.Scenario), r.Outcome, cell(r.Exit), cell(r.Hooks), cell(r.Sessions), cell(r.Recorded),
 				cell(r.EndReason), cell(r.Candidate), cell(r.AfterResume), r.took.Seconds(), cell(strings.Join(r.Notes, "; ")))
+		}
+		b.WriteString("\n")
+	}
+	var states []*result
+	for _, id := range ids {
+		for _, r := range byCLI[id] {
+			if r.States != "" {
+				states = append(states, r)
+			}
+		}
+	}
+	if len(states) > 0 {
+		fmt.Fprintf(&b, "## Agent states\n\n")
+		fmt.Fprintf(&b, "What a client of the host saw (the `agentState` on each pushed binding event, and `reprise agents status --json` at the points that wait for the user), each state with the hook that drove it; then the real CLI's hook payloads, trimmed.\n\n")
+		fmt.Fprintf(&b, "| cli | scenario | result | states seen (hook → state) | payloads |\n|---|---|---|---|---|\n")
+		for _, r := range states {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.CLI, cell(r.Scenario), r.Outcome, cell(r.States), cell(strings.Join(r.Payloads, " ")))
 		}
 		b.WriteString("\n")
 	}

@@ -20,11 +20,25 @@ const anthropicKey = "sk-ant-api03-reprise-conformance-standin-0123456789abcdefg
 func init() {
 	setups["claude"] = func(r *rig) []string {
 		key := anthropicKey[len(anthropicKey)-20:]
-		writeJSONFile(r.t, filepath.Join(r.userHome, ".claude.json"), map[string]any{
+		state := map[string]any{
 			"hasCompletedOnboarding": true,
 			"customApiKeyResponses":  map[string]any{"approved": []string{key}, "rejected": []string{}},
 			"projects":               map[string]any{r.work: map[string]any{"hasTrustDialogAccepted": true}},
-		})
+		}
+		if r.opts.askApproval {
+			// The offer to make auto mode the default, answered.
+			state["hasSeenAutoDefaultNudge"] = true
+			state["hasSeenAutoDefaultNotice"] = true
+		}
+		writeJSONFile(r.t, filepath.Join(r.userHome, ".claude.json"), state)
+		if r.opts.askApproval {
+			// 2.1.328 starts in "auto mode", where a classifier (the
+			// stand-in, here) approves commands; a user who wants to be
+			// asked chooses the default mode.
+			writeJSONFile(r.t, filepath.Join(r.userHome, ".claude", "settings.json"), map[string]any{
+				"permissions": map[string]any{"defaultMode": "default"},
+			})
+		}
 		return []string{
 			"ANTHROPIC_API_KEY=" + anthropicKey,
 			"ANTHROPIC_BASE_URL=" + r.apiURL,
@@ -52,6 +66,10 @@ stream_max_retries = 0
 [projects.%q]
 trust_level = "trusted"
 `, r.apiURL+"/v1", r.work)
+		if r.opts.askApproval {
+			// Ask before any command outside Codex's read-only safe list.
+			toml = "approval_policy = \"untrusted\"\n" + toml
+		}
 		if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(toml), 0o600); err != nil {
 			r.t.Fatal(err)
 		}

@@ -29,7 +29,44 @@ const ReplyMarker = "STANDIN-ACK"
 // CodewordPrefixes are the words a test's codeword starts with, e.g.
 // PAPAYA-4711. The stand-ins look only for these, so text a CLI adds to the
 // prompt (dates, standards like ISO-8601) is never taken for one.
-var CodewordPrefixes = []string{"PAPAYA", "KIWI", "PEAR", "PLUM", "CHERRY", "LIME", "FIG", "MANGO", "QUINCE", "FOLLOW", "FLUSH", "ERR"}
+var CodewordPrefixes = []string{"PAPAYA", "KIWI", "PEAR", "PLUM", "CHERRY", "LIME", "FIG", "MANGO", "QUINCE", "FOLLOW", "FLUSH", "ERR", ShellPrefix}
+
+// ShellPrefix: a turn whose prompt carries a SHELL-<n> codeword is
+// answered with a call of the agent's shell tool running ShellCommand (a
+// command every CLI asks the user to approve), and once the tool's result
+// comes back with the usual reply. That is how the conformance suite makes
+// a real CLI open a permission prompt.
+const ShellPrefix = "SHELL"
+
+// ShellCommand is the command the stand-in asks the agent to run for a
+// SHELL codeword: it leaves a file named after the codeword in the agent's
+// cwd, so a test can tell the approved command really ran.
+func ShellCommand(cw string) string { return "touch " + ShellFile(cw) }
+
+// ShellFile is the file ShellCommand creates.
+func ShellFile(cw string) string { return strings.ToLower(cw) + ".txt" }
+
+// afterTool is the reply once the tool's result came back: the usual
+// reply to the SHELL codeword of the conversation.
+func afterTool(history string) string {
+	cw := codewordRE.FindAllString(history, -1)
+	for i := len(cw) - 1; i >= 0; i-- {
+		if strings.HasPrefix(cw[i], ShellPrefix+"-") {
+			return replyTo(cw[i])
+		}
+	}
+	return replyTo(history)
+}
+
+// shellCodeword is the SHELL codeword of a prompt, "" when none.
+func shellCodeword(prompt string) string {
+	for _, cw := range codewordRE.FindAllString(prompt, -1) {
+		if strings.HasPrefix(cw, ShellPrefix+"-") {
+			return cw
+		}
+	}
+	return ""
+}
 
 var codewordRE = regexp.MustCompile(`\b(` + strings.Join(CodewordPrefixes, "|") + `)-[0-9]{2,}\b`)
 
@@ -52,6 +89,14 @@ type Request struct {
 	Model  string `json:"model,omitempty"`
 	Stream bool   `json:"stream,omitempty"`
 	Tools  int    `json:"tools,omitempty"`
+	// ToolCall is the command the stand-in asked the agent to run (a SHELL
+	// codeword), with the tool's name.
+	ToolCall string `json:"toolCall,omitempty"`
+	// ToolNames are the tools a turn offered (OpenAI only: which shell tool
+	// Codex has).
+	ToolNames []string `json:"toolNames,omitempty"`
+	// ToolResult: the call carried the result of the stand-in's tool call.
+	ToolResult bool `json:"toolResult,omitempty"`
 }
 
 // StandIn is a local model API.
@@ -280,15 +325,30 @@ func (s *StandIn) anthropic(w http.ResponseWriter, r *http.Request) {
 	if !rec.Turn {
 		reply = "Stand-in"
 	}
+	rec.ToolResult = anthropicToolResult(m["messages"])
+	if rec.ToolResult {
+		reply = afterTool(rec.History)
+	}
+	var call map[string]any // a tool_use block
+	if cw := shellCodeword(rec.Prompt); rec.Turn && cw != "" && !rec.ToolResult && hasTool(tools, "Bash") {
+		cmd := ShellCommand(cw)
+		rec.ToolCall = "Bash: " + cmd
+		call = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_standin_%d", s.next()), "name": "Bash",
+			"input": map[string]any{"command": cmd, "description": "Create the file for " + cw}}
+	}
 	rec.Reply = reply
 	s.record(rec)
 	id := fmt.Sprintf("msg_standin_%d", s.next())
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	if !stream {
+		content, stop := []any{map[string]any{"type": "text", "text": reply}}, "end_turn"
+		if call != nil {
+			content, stop = []any{call}, "tool_use"
+		}
 		writeJSON(w, 200, map[string]any{
 			"id": id, "type": "message", "role": "assistant", "model": model,
-			"content":     []any{map[string]any{"type": "text", "text": reply}},
-			"stop_reason": "end_turn", "stop_sequence": nil, "usage": usage,
+			"content":     content,
+			"stop_reason": stop, "stop_sequence": nil, "usage": usage,
 		})
 		return
 	}
@@ -299,10 +359,19 @@ func (s *StandIn) anthropic(w http.ResponseWriter, r *http.Request) {
 		"id": id, "type": "message", "role": "assistant", "model": model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
 	}})
-	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
-	sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": reply}})
+	stop := "end_turn"
+	if call != nil {
+		input, _ := json.Marshal(call["input"])
+		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{
+			"type": "tool_use", "id": call["id"], "name": call["name"], "input": map[string]any{}}})
+		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(input)}})
+		stop = "tool_use"
+	} else {
+		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": reply}})
+	}
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	sse(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
+	sse(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 
@@ -333,6 +402,25 @@ func (s *StandIn) openai(w http.ResponseWriter, r *http.Request) {
 	if !rec.Turn {
 		reply = "Stand-in title"
 	}
+	rec.ToolResult = openaiToolResult(m["input"])
+	if rec.ToolResult {
+		reply = afterTool(rec.History)
+	}
+	tools, _ := m["tools"].([]any)
+	for _, t := range tools {
+		if tm, _ := t.(map[string]any); tm != nil {
+			n, _ := tm["name"].(string)
+			typ, _ := tm["type"].(string)
+			rec.ToolNames = append(rec.ToolNames, typ+":"+n)
+		}
+	}
+	var call map[string]any // a function_call item
+	if cw := shellCodeword(rec.Prompt); rec.Turn && cw != "" && !rec.ToolResult {
+		if name, args := codexShellCall(tools, ShellCommand(cw)); name != "" {
+			rec.ToolCall = name + ": " + args
+			call = map[string]any{"type": "function_call", "name": name, "arguments": args}
+		}
+	}
 	rec.Reply = reply
 	s.record(rec)
 	n := s.next()
@@ -348,6 +436,9 @@ func (s *StandIn) openai(w http.ResponseWriter, r *http.Request) {
 	}
 	item := map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "completed",
 		"content": []any{map[string]any{"type": "output_text", "text": reply, "annotations": []any{}}}}
+	if call != nil {
+		call["id"], call["call_id"], call["status"] = fmt.Sprintf("fc_standin_%d", n), fmt.Sprintf("call_standin_%d", n), "completed"
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(200)
@@ -360,6 +451,19 @@ func (s *StandIn) openai(w http.ResponseWriter, r *http.Request) {
 	}
 	ev("response.created", map[string]any{"response": resp("in_progress", []any{})})
 	ev("response.in_progress", map[string]any{"response": resp("in_progress", []any{})})
+	if call != nil {
+		added := map[string]any{}
+		for k, v := range call {
+			added[k] = v
+		}
+		added["arguments"], added["status"] = "", "in_progress"
+		ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
+		ev("response.function_call_arguments.delta", map[string]any{"item_id": call["id"], "output_index": 0, "delta": call["arguments"]})
+		ev("response.function_call_arguments.done", map[string]any{"item_id": call["id"], "output_index": 0, "arguments": call["arguments"]})
+		ev("response.output_item.done", map[string]any{"output_index": 0, "item": call})
+		ev("response.completed", map[string]any{"response": resp("completed", []any{call})})
+		return
+	}
 	ev("response.output_item.added", map[string]any{"output_index": 0, "item": map[string]any{
 		"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
 	ev("response.content_part.added", map[string]any{"item_id": itemID, "output_index": 0, "content_index": 0,
@@ -405,10 +509,22 @@ func (s *StandIn) gemini(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rec.Reply = replyTo(rec.Prompt)
+		rec.ToolResult = geminiToolResult(m["contents"])
+		if rec.ToolResult {
+			rec.Reply = afterTool(rec.History)
+		}
+		out := candidate(rec.Reply)
+		if cw := shellCodeword(rec.Prompt); cw != "" && !rec.ToolResult && geminiHasTool(m["tools"], "run_shell_command") {
+			cmd := ShellCommand(cw)
+			rec.ToolCall = "run_shell_command: " + cmd
+			out["candidates"].([]any)[0].(map[string]any)["content"] = map[string]any{"role": "model", "parts": []any{
+				map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
+					"args": map[string]any{"command": cmd, "description": "Create the file for " + cw}}}}}
+		}
 		s.record(rec)
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
-		sse(w, "", candidate(rec.Reply))
+		sse(w, "", out)
 	case r.Method == http.MethodPost && strings.HasSuffix(path, ":generateContent"):
 		rec.Prompt = lastUser(m["contents"])
 		gc, _ := m["generationConfig"].(map[string]any)
@@ -429,4 +545,104 @@ func (s *StandIn) gemini(w http.ResponseWriter, r *http.Request) {
 		s.record(rec)
 		writeJSON(w, 404, map[string]any{"error": map[string]any{"code": 404, "message": "not here", "status": "NOT_FOUND"}})
 	}
+}
+
+// hasTool: an Anthropic tools list offers a tool of that name.
+func hasTool(tools []any, name string) bool {
+	for _, t := range tools {
+		if m, _ := t.(map[string]any); m != nil && m["name"] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// anthropicToolResult: the last message hands back a tool's result.
+func anthropicToolResult(msgs any) bool {
+	list, _ := msgs.([]any)
+	if len(list) == 0 {
+		return false
+	}
+	m, _ := list[len(list)-1].(map[string]any)
+	blocks, _ := m["content"].([]any)
+	for _, b := range blocks {
+		if bm, _ := b.(map[string]any); bm != nil && bm["type"] == "tool_result" {
+			return true
+		}
+	}
+	return false
+}
+
+// openaiToolResult: the input ends with a tool call's output.
+func openaiToolResult(input any) bool {
+	list, _ := input.([]any)
+	for i := len(list) - 1; i >= 0; i-- {
+		m, _ := list[i].(map[string]any)
+		switch m["type"] {
+		case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+			return true
+		case "message":
+			if m["role"] == "user" {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// codexShellCall picks Codex's shell tool among those offered and the
+// arguments it takes for cmd. "" when none is offered.
+func codexShellCall(tools []any, cmd string) (name, args string) {
+	names := map[string]bool{}
+	for _, t := range tools {
+		if m, _ := t.(map[string]any); m != nil {
+			if n, _ := m["name"].(string); n != "" {
+				names[n] = true
+			}
+		}
+	}
+	var a any
+	switch {
+	case names["exec_command"]:
+		name, a = "exec_command", map[string]any{"cmd": cmd}
+	case names["shell_command"]:
+		name, a = "shell_command", map[string]any{"command": cmd}
+	case names["shell"]:
+		name, a = "shell", map[string]any{"command": []string{"bash", "-lc", cmd}}
+	default:
+		return "", ""
+	}
+	b, _ := json.Marshal(a)
+	return name, string(b)
+}
+
+// geminiToolResult: the last content hands back a function's response.
+func geminiToolResult(contents any) bool {
+	list, _ := contents.([]any)
+	if len(list) == 0 {
+		return false
+	}
+	m, _ := list[len(list)-1].(map[string]any)
+	parts, _ := m["parts"].([]any)
+	for _, p := range parts {
+		if pm, _ := p.(map[string]any); pm != nil && pm["functionResponse"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// geminiHasTool: the request declares a function of that name.
+func geminiHasTool(tools any, name string) bool {
+	list, _ := tools.([]any)
+	for _, t := range list {
+		m, _ := t.(map[string]any)
+		decls, _ := m["functionDeclarations"].([]any)
+		for _, d := range decls {
+			if dm, _ := d.(map[string]any); dm != nil && dm["name"] == name {
+				return true
+			}
+		}
+	}
+	return false
 }

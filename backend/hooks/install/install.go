@@ -104,6 +104,19 @@ var claudeSpec = &jsonSpec{container: []string{"hooks"}, nested: true, cmdKey: "
 // of a `reprise hook` run per tool call, so it is not installed.
 var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Notification", "Stop", "StopFailure", "SessionEnd"}
 
+// codexEvents: the truth table's four, plus for the agent states
+// PermissionRequest (an approval prompt opens: needs input; Codex has no
+// Notification hook) and PostToolUse (the approved command ran: working
+// again). Codex's notify says no more than its Stop hook, and PreToolUse
+// runs before the approval, so neither is installed.
+var codexEvents = []string{"SessionStart", "UserPromptSubmit", "PermissionRequest", "PostToolUse", "Stop", "SessionEnd"}
+
+// geminiEvents: the truth table's four, plus for the agent states
+// Notification (Gemini fires it for tool permission requests only: needs
+// input) and BeforeTool (runs once a tool call is approved, before it
+// executes: working again at once). AfterTool would only repeat "working".
+var geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "Notification", "AfterAgent", "SessionEnd"}
+
 var agents = map[string]agentDef{
 	"claude": {
 		path: func(in Installer) string {
@@ -125,13 +138,13 @@ var agents = map[string]agentDef{
 			return filepath.Join(dir, "hooks.json")
 		},
 		// Stop wants JSON or nothing on stdout: the command prints nothing.
-		events: []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"},
+		events: codexEvents,
 		json:   claudeSpec,
 		note:   noteCodexTrust,
 	},
 	"gemini": {
 		path:   func(in Installer) string { return filepath.Join(in.Home, ".gemini", "settings.json") },
-		events: []string{"SessionStart", "BeforeAgent", "AfterAgent", "SessionEnd"},
+		events: geminiEvents,
 		json: &jsonSpec{container: []string{"hooks"}, nested: true, cmdKey: "command",
 			handler: func(cmd, event string) *node { // timeout in milliseconds
 				return newObject(kv("name", newString("reprise")), kv("type", newString("command")),

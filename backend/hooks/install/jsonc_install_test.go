@@ -127,7 +127,7 @@ func TestGeminiCommentsAccepted(t *testing.T) {
 		t.Fatalf("install refused a settings.json with comments: %v", err)
 	}
 	got := installedCommands(t, "gemini", tg.Path)
-	if len(got) != 4 {
+	if len(got) != len(geminiEvents) {
 		t.Fatalf("installed %v", got)
 	}
 	want, _ := standardValue([]byte(orig))

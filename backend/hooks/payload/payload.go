@@ -60,6 +60,10 @@ var activityNames = map[string]string{
 	"preToolUse":         ActivityTool, // Copilot
 	"postToolUse":        ActivityTool, // Copilot
 	"StopFailure":        ActivityFailed,
+	// Codex (0.169) asks the user to approve a command or a patch: its
+	// PermissionRequest hook runs as the approval prompt opens (Claude has
+	// an event of the same name and meaning).
+	"PermissionRequest": ActivityNeedsInput,
 }
 
 // needsInputTypes are Claude's Notification types that mean the agent is
