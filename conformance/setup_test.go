@@ -67,8 +67,10 @@ stream_max_retries = 0
 trust_level = "trusted"
 `, r.apiURL+"/v1", r.work)
 		if r.opts.askApproval {
-			// Ask before any command outside Codex's read-only safe list.
-			toml = "approval_policy = \"untrusted\"\n" + toml
+			// The default, said out loud: commands run in Codex's sandbox
+			// unasked, and the model asks for approval to run one outside
+			// it (the stand-in does: sandbox_permissions require_escalated).
+			toml = "approval_policy = \"on-request\"\n" + toml
 		}
 		if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(toml), 0o600); err != nil {
 			r.t.Fatal(err)

@@ -406,19 +406,17 @@ func (s *StandIn) openai(w http.ResponseWriter, r *http.Request) {
 	if rec.ToolResult {
 		reply = afterTool(rec.History)
 	}
-	tools, _ := m["tools"].([]any)
+	tools := openaiTools(m)
 	for _, t := range tools {
-		if tm, _ := t.(map[string]any); tm != nil {
-			n, _ := tm["name"].(string)
-			typ, _ := tm["type"].(string)
-			rec.ToolNames = append(rec.ToolNames, typ+":"+n)
-		}
+		n, _ := t["name"].(string)
+		typ, _ := t["type"].(string)
+		rec.ToolNames = append(rec.ToolNames, typ+":"+n)
 	}
-	var call map[string]any // a function_call item
+	var call map[string]any // a function_call or custom_tool_call item
 	if cw := shellCodeword(rec.Prompt); rec.Turn && cw != "" && !rec.ToolResult {
-		if name, args := codexShellCall(tools, ShellCommand(cw)); name != "" {
-			rec.ToolCall = name + ": " + args
-			call = map[string]any{"type": "function_call", "name": name, "arguments": args}
+		call = codexShellCall(tools, ShellCommand(cw))
+		if call != nil {
+			rec.ToolCall = fmt.Sprintf("%s: %s%s", call["name"], call["arguments"], call["input"])
 		}
 	}
 	rec.Reply = reply
@@ -456,10 +454,18 @@ func (s *StandIn) openai(w http.ResponseWriter, r *http.Request) {
 		for k, v := range call {
 			added[k] = v
 		}
-		added["arguments"], added["status"] = "", "in_progress"
-		ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
-		ev("response.function_call_arguments.delta", map[string]any{"item_id": call["id"], "output_index": 0, "delta": call["arguments"]})
-		ev("response.function_call_arguments.done", map[string]any{"item_id": call["id"], "output_index": 0, "arguments": call["arguments"]})
+		added["status"] = "in_progress"
+		if call["type"] == "custom_tool_call" {
+			added["input"] = ""
+			ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
+			ev("response.custom_tool_call_input.delta", map[string]any{"item_id": call["id"], "output_index": 0, "delta": call["input"]})
+			ev("response.custom_tool_call_input.done", map[string]any{"item_id": call["id"], "output_index": 0, "input": call["input"]})
+		} else {
+			added["arguments"] = ""
+			ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
+			ev("response.function_call_arguments.delta", map[string]any{"item_id": call["id"], "output_index": 0, "delta": call["arguments"]})
+			ev("response.function_call_arguments.done", map[string]any{"item_id": call["id"], "output_index": 0, "arguments": call["arguments"]})
+		}
 		ev("response.output_item.done", map[string]any{"output_index": 0, "item": call})
 		ev("response.completed", map[string]any{"response": resp("completed", []any{call})})
 		return
@@ -590,30 +596,68 @@ func openaiToolResult(input any) bool {
 	return false
 }
 
-// codexShellCall picks Codex's shell tool among those offered and the
-// arguments it takes for cmd. "" when none is offered.
-func codexShellCall(tools []any, cmd string) (name, args string) {
-	names := map[string]bool{}
-	for _, t := range tools {
-		if m, _ := t.(map[string]any); m != nil {
-			if n, _ := m["name"].(string); n != "" {
-				names[n] = true
+// openaiTools lists the tools a Responses call offers, flattened: the
+// top-level "tools", and those an "additional_tools" input item carries in
+// namespaces (Codex 0.169 sends its tools that way).
+func openaiTools(m map[string]any) []map[string]any {
+	var out []map[string]any
+	var walk func(v any)
+	walk = func(v any) {
+		list, _ := v.([]any)
+		for _, t := range list {
+			tm, _ := t.(map[string]any)
+			if tm == nil {
+				continue
 			}
+			if tm["type"] == "namespace" {
+				walk(tm["tools"])
+				continue
+			}
+			out = append(out, tm)
 		}
 	}
-	var a any
+	walk(m["tools"])
+	input, _ := m["input"].([]any)
+	for _, it := range input {
+		if im, _ := it.(map[string]any); im != nil && im["type"] == "additional_tools" {
+			walk(im["tools"])
+		}
+	}
+	return out
+}
+
+// codexShellCall is the output item that has Codex run cmd outside its
+// sandbox (sandbox_permissions require_escalated), which Codex runs only
+// once the user approves: through its shell tool where one is offered, or,
+// in Codex's code mode, a call of its "exec" tool (JavaScript) that calls
+// the nested exec_command. nil when neither is offered.
+func codexShellCall(tools []map[string]any, cmd string) map[string]any {
+	names := map[string]bool{}
+	for _, t := range tools {
+		if n, _ := t["name"].(string); n != "" {
+			names[n] = true
+		}
+	}
+	const why = "Create the file the user asked for?"
+	a := map[string]any{"sandbox_permissions": "require_escalated", "justification": why}
+	name := ""
 	switch {
 	case names["exec_command"]:
-		name, a = "exec_command", map[string]any{"cmd": cmd}
+		name, a["cmd"] = "exec_command", cmd
 	case names["shell_command"]:
-		name, a = "shell_command", map[string]any{"command": cmd}
+		name, a["command"] = "shell_command", cmd
 	case names["shell"]:
-		name, a = "shell", map[string]any{"command": []string{"bash", "-lc", cmd}}
+		name, a["command"] = "shell", []string{"bash", "-lc", cmd}
+	case names["exec"]:
+		a["cmd"] = cmd
+		b, _ := json.Marshal(a)
+		return map[string]any{"type": "custom_tool_call", "name": "exec",
+			"input": "const r = await tools.exec_command(" + string(b) + ");\ntext(r.output);\n"}
 	default:
-		return "", ""
+		return nil
 	}
 	b, _ := json.Marshal(a)
-	return name, string(b)
+	return map[string]any{"type": "function_call", "name": name, "arguments": string(b)}
 }
 
 // geminiToolResult: the last content hands back a function's response.
