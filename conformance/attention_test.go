@@ -28,7 +28,7 @@ type attention struct {
 var attentions = map[string]attention{
 	"claude": {asks: "Notification", asked: []string{"Do you want to proceed?"}, approve: "\r", resumes: "PostToolUse", finishes: "Stop"},
 	"codex":  {asks: "PermissionRequest", asked: []string{"Would you like to run the following command?", "Allow command?"}, approve: "y", resumes: "PostToolUse", finishes: "Stop"},
-	"gemini": {asks: "Notification", asked: []string{"Allow execution", "Allow once"}, approve: "\r", resumes: "BeforeTool", finishes: "AfterAgent"},
+	"gemini": {asks: "Notification", asked: []string{"Allow execution", "Allow once"}, approve: "\r", resumes: "AfterTool", finishes: "AfterAgent"},
 }
 
 // stateLog records the agentState of every binding event the host pushes

@@ -29,7 +29,7 @@ func TestAttentionEventsInstalled(t *testing.T) {
   }
 }
 `, "./audit.sh"},
-		{"gemini", []string{"AfterAgent", "BeforeAgent", "BeforeTool", "Notification", "SessionEnd", "SessionStart"}, `{
+		{"gemini", []string{"AfterAgent", "AfterTool", "BeforeAgent", "Notification", "SessionEnd", "SessionStart"}, `{
   // the user's own desktop notifier
   "hooks": {
     "Notification": [
