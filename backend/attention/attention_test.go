@@ -134,6 +134,17 @@ func TestDerive(t *testing.T) {
 			{hook: `Stop {` + sid + `}`, wait: sec, want: Idle},
 			{hook: `UserPromptSubmit {` + sid + `,"agent_id":"sub-1"}`, wait: sec, want: Idle},
 		},
+		"a subagent's own events never change the parent": {
+			// SubagentStop / SubagentStart are not installed; were a user to
+			// install them, they still say nothing about the parent's turn.
+			{hook: `UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},
+			{hook: `SubagentStop {` + sid + `,"agent_id":"sub-1","agent_type":"general-purpose"}`, wait: sec, want: Working},
+			{hook: `SubagentStop {` + sid + `}`, wait: sec, want: Working},
+			{hook: `codex:SubagentStop {` + sid + `}`, wait: sec, want: Working},
+			{hook: `codex:PermissionRequest {` + sid + `,"agent_id":"sub-1","tool_name":"Bash"}`, wait: sec, want: Working},
+			{hook: `Stop {` + sid + `}`, wait: sec, want: Idle},
+			{hook: `SubagentStop {` + sid + `}`, wait: sec, want: Idle},
+		},
 		"a long silence": {
 			{hook: `UserPromptSubmit {` + sid + `}`, wait: StaleAfter - sec, want: Working},
 			{wait: sec, want: Working, stale: true},
@@ -181,6 +192,13 @@ func TestDerive(t *testing.T) {
 			{hook: `gemini:Notification {` + sid + `,"notification_type":"ToolPermission"}`, wait: sec, want: NeedsInput},
 			{hook: `gemini:AfterTool {` + sid + `}`, wait: sec, want: Working},
 			{hook: `gemini:AfterAgent {` + sid + `}`, wait: sec, want: Idle},
+		},
+		// As the real Codex 0.169 ran them in the conformance suite.
+		"codex: an approval": {
+			{hook: `codex:UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},
+			{hook: `codex:PermissionRequest {` + sid + `,"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch x"}}`, wait: time.Hour, want: NeedsInput},
+			{hook: `codex:PostToolUse {` + sid + `,"hook_event_name":"PostToolUse","tool_name":"Bash"}`, wait: sec, want: Working},
+			{hook: `codex:Stop {` + sid + `,"hook_event_name":"Stop"}`, wait: sec, want: Idle},
 		},
 		"codex notify": {
 			{hook: `codex:UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},

@@ -334,9 +334,16 @@ func TestParseActivity(t *testing.T) {
 		{"claude", "SessionEnd", `{` + id + `,"reason":"other"}`, nil, KindSessionEnd, "", ""},
 		{"claude", "Stop", "", nil, KindStop, ActivityStop, ""}, // no payload at all
 		{"codex", "notify", "", []string{`{"type":"agent-turn-complete","thread-id":"t-1"}`}, KindStop, ActivityStop, ""},
+		// Codex 0.169, as observed: an approval prompt opens.
+		{"codex", "PermissionRequest", `{` + id + `,"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch shell-9678.txt","description":"Create the file"},"permission_mode":"default","turn_id":"t"}`, nil, KindOther, ActivityNeedsInput, ""},
+		{"codex", "PostToolUse", `{` + id + `,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"touch shell-9678.txt"},"tool_response":""}`, nil, KindOther, ActivityTool, ""},
+		{"codex", "SubagentStop", `{` + id + `}`, nil, KindOther, "", ""},
+		{"claude", "SubagentStop", `{` + id + `,"agent_id":"a-1"}`, nil, KindOther, "", ""},
 		{"gemini", "BeforeAgent", `{` + id + `}`, nil, KindPrompt, ActivityPrompt, ""},
 		{"gemini", "AfterTool", `{` + id + `}`, nil, KindOther, ActivityTool, ""},
 		{"gemini", "Notification", `{` + id + `,"notification_type":"ToolPermission"}`, nil, KindOther, ActivityNeedsInput, "ToolPermission"},
+		// Gemini 0.61, as observed.
+		{"gemini", "Notification", `{` + id + `,"hook_event_name":"Notification","message":"Tool Confirm Shell Command requires execution","notification_type":"ToolPermission","details":{"type":"exec","command":"touch x"}}`, nil, KindOther, ActivityNeedsInput, "ToolPermission"},
 		{"gemini", "AfterAgent", `{` + id + `}`, nil, KindStop, ActivityStop, ""},
 	}
 	for _, c := range cases {
