@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,4 +213,70 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// The hook round trip of the events the agent states added (#16), as one
+// turn that asks for a permission sends them: UserPromptSubmit →
+// Notification(permission_prompt) → PostToolUse → Stop, each timed from
+// `reprise hook` starting to the host deriving the state it drives. The
+// budget is the same as for SessionStart (scripts/bench.sh: p50 ≤ 15 ms).
+func BenchmarkHookRoundTripStates(b *testing.B) {
+	th := startTestHost(b)
+	tid := th.newTerminals(b, 1)[0]
+	ctx := context.Background()
+	sid := `"session_id":"bench-states"`
+	if err := th.hook(tid, "SessionStart", `{`+sid+`,"source":"startup"}`); err != nil {
+		b.Fatal(err)
+	}
+	turn := []struct{ event, payload, state string }{
+		{"UserPromptSubmit", `{` + sid + `,"prompt":"run it"}`, api.AgentWorking},
+		{"Notification", `{` + sid + `,"notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"}`, api.AgentNeedsInput},
+		{"PostToolUse", `{` + sid + `,"tool_name":"Bash"}`, api.AgentWorking},
+		{"Stop", `{` + sid + `}`, api.AgentIdle},
+	}
+	state := func() string {
+		ss, err := th.h.AgentStates(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range ss {
+			if s.TerminalID == tid {
+				return s.State
+			}
+		}
+		return ""
+	}
+	var lat []time.Duration
+	per := map[string][]time.Duration{}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ev := turn[i%len(turn)]
+		start := time.Now()
+		if err := th.hook(tid, ev.event, ev.payload); err != nil {
+			b.Fatal(err)
+		}
+		for state() != ev.state {
+			if time.Since(start) > 10*time.Second {
+				b.Fatalf("%s: state %q, want %q", ev.event, state(), ev.state)
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+		d := time.Since(start)
+		lat = append(lat, d)
+		per[ev.event] = append(per[ev.event], d)
+	}
+	b.StopTimer()
+	p50 := func(ds []time.Duration) float64 {
+		s := slices.Clone(ds)
+		slices.Sort(s)
+		return float64(s[len(s)/2].Microseconds()) / 1000
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(p50(lat), "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+	for _, ev := range turn {
+		if len(per[ev.event]) > 0 {
+			b.ReportMetric(p50(per[ev.event]), ev.event+"-p50-ms")
+		}
+	}
 }

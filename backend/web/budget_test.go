@@ -143,6 +143,22 @@ func TestWireBudgets(t *testing.T) {
 	})
 	record("one agent turn streamed", m, b)
 
+	// 7. One agent state change as a pane's pill sees it: a permission
+	// prompt is open (needs-input), then the turn's Stop (idle). The real
+	// hook binary; what crosses is the binding event carrying agentState.
+	bd, err := h.Binding(ctx, res2.TerminalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := watchAgentState(cold, res2.TerminalID)
+	runHook(t, home, res2.TerminalID, "claude", "Notification", fmt.Sprintf(needsInputPayload, bd.SessionID))
+	w.next(t, api.AgentNeedsInput)
+	m, b = cold.measure(func() {
+		runHook(t, home, res2.TerminalID, "claude", "Stop", fmt.Sprintf(stopPayload, bd.SessionID))
+		w.next(t, api.AgentIdle)
+	})
+	record("one state change: needs-input → idle", m, b)
+
 	checkBudgets(t, got)
 }
 

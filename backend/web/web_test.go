@@ -34,12 +34,12 @@ func startServer(t *testing.T) *Server {
 	return s
 }
 
-func startServerHost(t *testing.T) (*Server, *host.Host, paths.Home) {
+func startServerHost(t testing.TB) (*Server, *host.Host, paths.Home) {
 	t.Helper()
 	return startServerWith(t, Limits{})
 }
 
-func startServerWith(t *testing.T, lim Limits) (*Server, *host.Host, paths.Home) {
+func startServerWith(t testing.TB, lim Limits) (*Server, *host.Host, paths.Home) {
 	t.Helper()
 	dir, _ := os.MkdirTemp("", "rw")
 	home := paths.Home{Dir: dir}
@@ -104,18 +104,20 @@ func TestTokenAndOrigin(t *testing.T) {
 
 // page is a minimal client of the frontend protocol.
 type page struct {
-	t      *testing.T
+	t      testing.TB
 	c      *websocket.Conn
 	mu     sync.Mutex
 	nextID uint64
 	waits  map[uint64]chan map[string]json.RawMessage
 	out    map[uint32]*strings.Builder
 	events chan string
+	// onEvent, when set (under mu), sees every event with its data.
+	onEvent func(event string, data json.RawMessage)
 	// What crossed from the backend: messages and payload bytes.
 	rxMsgs, rxBytes atomic.Int64
 }
 
-func connect(t *testing.T, s *Server, origin string) *page {
+func connect(t testing.TB, s *Server, origin string) *page {
 	t.Helper()
 	hdr := http.Header{}
 	if origin != "" {
@@ -154,6 +156,14 @@ func (p *page) read() {
 		var m map[string]json.RawMessage
 		json.Unmarshal(data, &m)
 		if ev, ok := m["event"]; ok {
+			p.mu.Lock()
+			f := p.onEvent
+			p.mu.Unlock()
+			if f != nil {
+				var name string
+				json.Unmarshal(ev, &name)
+				f(name, m["data"])
+			}
 			select {
 			case p.events <- string(ev):
 			default:
