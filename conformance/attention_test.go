@@ -213,9 +213,7 @@ func scenarioPermission(t *testing.T, id string) {
 	r.res.States = strings.Join(drove, ", ")
 	record(r, s.tid)
 	recordBinding(r, r.binding(s.tid))
-	if extra := r.count(s.tid, at.asks); at.asks != "Notification" && extra != 1 {
-		r.res.note("%d %s hooks for one approval", extra, at.asks)
-	}
+	r.res.note("%d %s hook(s) for the one approval", r.count(s.tid, at.asks), at.asks)
 }
 
 // containsInOrder: want is a subsequence of got.
