@@ -167,10 +167,10 @@ type (
 // Agent attention states (backend/attention, docs/decisions.md "Agent
 // states").
 const (
-	AgentStarting    = "starting"    // launched; no event yet, or SessionStart only
+	AgentStarting    = "starting"    // launched; no hook event yet
 	AgentWorking     = "working"     // a prompt was submitted or a tool ran; the turn has not ended
 	AgentNeedsInput  = "needs-input" // a permission or question prompt is open
-	AgentIdle        = "idle"        // the turn finished; waiting for the next prompt
+	AgentIdle        = "idle"        // waiting for a prompt: the turn finished, or the agent is up (SessionStart) and none was sent
 	AgentFailedTurn  = "failed-turn" // the turn failed (API error, out of quota)
 	AgentInterrupted = "interrupted" // the terminal died under the agent
 	AgentExited      = "exited"      // the agent ended on purpose (goodbye, pane closed, resumed elsewhere)

@@ -18,10 +18,10 @@ import (
 
 // States, as the API names them.
 const (
-	Starting    = api.AgentStarting    // launched; no event yet, or SessionStart only
+	Starting    = api.AgentStarting    // launched; no hook event yet
 	Working     = api.AgentWorking     // a prompt was submitted or a tool ran, and the turn has not ended
 	NeedsInput  = api.AgentNeedsInput  // a permission or question prompt is open
-	Idle        = api.AgentIdle        // the turn finished; waiting for the next prompt
+	Idle        = api.AgentIdle        // waiting for a prompt: the turn finished, or the session started (or resumed) and none was sent yet
 	FailedTurn  = api.AgentFailedTurn  // the turn failed (API error, out of quota)
 	Interrupted = api.AgentInterrupted // the terminal died under the agent (a kill, a crash, a reboot)
 	Exited      = api.AgentExited      // the agent ended on purpose: it said goodbye, the pane was closed, or its conversation moved
@@ -99,7 +99,12 @@ func Derive(in Input) State {
 		s = State{State: Idle, Since: at, Detail: "idle: the turn finished"}
 	case payload.ActivityFailed:
 		s = State{State: FailedTurn, Since: at, Detail: "the turn failed"}
-	default: // "" or ActivityStart
+	case payload.ActivityStart:
+		// SessionStart fires once the agent is up and at its prompt (Claude,
+		// Gemini at launch; a resumed conversation too): it waits for the
+		// user, so "starting" would be false for as long as nobody types.
+		s = State{State: Idle, Since: at, Detail: "ready: waiting for a prompt"}
+	default: // no event yet
 		since := at
 		if since.IsZero() {
 			since = b.StartedAt

@@ -93,7 +93,7 @@ func TestDerive(t *testing.T) {
 	scenarios := map[string][]step{
 		"a turn": {
 			{want: Starting},
-			{hook: `SessionStart {` + sid + `,"source":"startup"}`, wait: sec, want: Starting},
+			{hook: `SessionStart {` + sid + `,"source":"startup"}`, wait: sec, want: Idle}, // up, at its prompt
 			{hook: `UserPromptSubmit {` + sid + `,"prompt":"hi"}`, wait: sec, want: Working},
 			{hook: `PreToolUse {` + sid + `,"tool_name":"Bash"}`, wait: sec, want: Working},
 			{hook: `PostToolUse {` + sid + `,"tool_name":"Bash"}`, wait: sec, want: Working},
@@ -181,11 +181,11 @@ func TestDerive(t *testing.T) {
 			{observe: bindings.KindDispose, wait: sec, want: Exited},
 		},
 		"a new session after the window starts fresh": {
-			{hook: `Stop {` + sid + `}`, wait: sec, want: Idle},
+			{hook: `UserPromptSubmit {` + sid + `}`, wait: sec, want: Working},
 			{observe: bindings.KindProcessExit + ":0", wait: bindings.Window + sec, want: Exited},
 			// A later agent in the same terminal (the wrapper's shell): the
-			// old session's "idle" must not carry over.
-			{hook: `SessionStart {"session_id":"s-2","source":"startup"}`, wait: sec, want: Starting},
+			// old session's "working" must not carry over.
+			{hook: `SessionStart {"session_id":"s-2","source":"startup"}`, wait: sec, want: Idle},
 		},
 		"gemini": {
 			{hook: `gemini:BeforeAgent {` + sid + `}`, wait: sec, want: Working},

@@ -56,7 +56,9 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	s := attach(t, v, res.TerminalID)
 	waitText(t, s, "? for shortcuts")
 	waitBinding(t, h, res.TerminalID, "session start", func(b api.Binding) bool { return b.LastEvent == "session-start" })
-	st := waitState(t, h, res.TerminalID, api.AgentStarting)
+	// Up and at its prompt: idle ("ready"), not "starting" for as long as
+	// nobody types.
+	st := waitState(t, h, res.TerminalID, api.AgentIdle)
 	if st.PaneID == "" || st.AgentID != "claude" || st.SessionID != res.SessionID {
 		t.Fatalf("state %+v, want claude's session %s in a pane", st, res.SessionID)
 	}
@@ -89,7 +91,7 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	// with its activity already stored (a push made before it would lag
 	// one state behind).
 	var pushed []string
-	want := []string{api.AgentStarting, api.AgentWorking, api.AgentIdle, api.AgentNeedsInput, api.AgentWorking, api.AgentInterrupted}
+	want := []string{api.AgentStarting, api.AgentIdle, api.AgentWorking, api.AgentIdle, api.AgentNeedsInput, api.AgentWorking, api.AgentInterrupted}
 	waitFor(t, "pushed agent states", func() bool {
 		for {
 			select {

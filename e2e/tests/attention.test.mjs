@@ -122,9 +122,10 @@ test('agent attention: pills, tab badge, title, overview, notifications', { time
 
       // --- The pills, in the tab in front ---
       const a = await startAgent(page);
-      await waitPill(page, a.pane, 'starting');
       await waitForText(page, a.pane, '? for shortcuts', { timeoutMs: 20000 });
-      await shots(page, 'pill-starting');
+      // At its prompt after SessionStart: idle (ready), not "starting".
+      await waitPill(page, a.pane, 'idle');
+      await shots(page, 'pill-ready');
       await typeInto(page, a.pane, 'hold on\r');
       await waitPill(page, a.pane, 'working');
       await shots(page, 'pill-working');

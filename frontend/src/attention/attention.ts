@@ -35,7 +35,7 @@ const DETAILS: Record<AgentStateName, string> = {
   starting: 'The agent is starting; no prompt yet',
   working: 'The agent is working on a turn',
   'needs-input': 'The agent is waiting for you: a permission or a question',
-  idle: 'The turn finished; the agent waits for the next prompt',
+  idle: 'The agent waits for a prompt (its turn finished, or it has just started or resumed)',
   'failed-turn': 'The turn failed (an API error, out of quota)',
   interrupted: 'The agent was killed or its terminal ended',
   exited: 'The agent ended',
