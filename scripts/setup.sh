@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WAILS_VERSION=v2.15.0
-PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium tmux git ca-certificates strace)
+PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium tmux git ca-certificates strace openssh-server)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

@@ -22,6 +22,7 @@ const (
 	EventLayout   = "layout"   // data: Layout
 	EventTerminal = "terminal" // data: Terminal (any change, including exit)
 	EventDaemon   = "daemon"   // data: DaemonStatus
+	EventHost     = "host"     // data: HostStatus (a remote host's link)
 )
 
 // DaemonStatus reports the pty daemon's health to the UI.
@@ -51,6 +52,20 @@ type Terminal struct {
 	// foreground when it is not the terminal's own first process (e.g. "vim"
 	// in a shell); empty when the shell itself is in front or it exited.
 	Foreground string `json:"foreground,omitempty"`
+	// Host is the remote host the terminal runs on ('' is this machine).
+	Host string `json:"host,omitempty"`
+	// Link, for a terminal on a remote host whose ssh link is down, is
+	// what its pane says ("disconnected from HOST — reconnecting"); the
+	// terminal is still running there as far as anyone knows.
+	Link string `json:"link,omitempty"`
+}
+
+// HostStatus is the state of the link to one remote host's daemon.
+type HostStatus struct {
+	Name    string `json:"name"`
+	State   string `json:"state"` // "connecting", "up", "disconnected", "failed"
+	PID     int    `json:"pid,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
 // Node kinds in a layout tree.

@@ -197,12 +197,30 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 			return nil
 		}),
 	})
-	root.AddCommand(&cobra.Command{
+	ptydCmd := &cobra.Command{
 		Use:   "ptyd",
 		Short: "Run the pty daemon (started for you)",
 		Args:  noArgs,
 		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runPtyd(home, env) }),
+	}
+	ptydCmd.AddCommand(&cobra.Command{
+		Use:   "connect",
+		Short: "Relay the pty daemon protocol between stdin/stdout and this home's daemon, starting it detached (what a remote host runs over ssh)",
+		Args:  noArgs,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			h, err := paths.Resolve(home)
+			if err != nil {
+				return err
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find own executable: %w", err)
+			}
+			return ptyclient.Bridge(context.Background(), h, exe, os.Stdin, env.Stdout)
+		}),
 	})
+	root.AddCommand(ptydCmd)
+	root.AddCommand(hostsCommand(&home, env))
 
 	var listen, shell, tokenFile string
 	serve := &cobra.Command{

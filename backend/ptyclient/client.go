@@ -301,6 +301,9 @@ type Subscription struct {
 	once   sync.Once
 	onEnd  func()
 	Replay int64 // bytes of replay that precede live output
+	// Offset is the absolute output offset of the first replayed byte, so
+	// Offset+bytes received is where a resumed subscription continues.
+	Offset int64
 }
 
 func (s *Subscription) end() {
@@ -320,6 +323,10 @@ type SubscribeOptions struct {
 	// ReplayLines: replay at most the last this many lines (0: the whole
 	// replay buffer). A viewer that keeps N lines of scrollback needs no more.
 	ReplayLines int
+	// Resume replays from absolute output offset From (see
+	// ptyproto.Header.Resume) instead of the last ReplayLines.
+	Resume bool
+	From   int64
 }
 
 // Subscribe starts streaming a session. Only one subscription per session
@@ -334,7 +341,7 @@ func (c *Client) Subscribe(ctx context.Context, id string, o SubscribeOptions) (
 	// Registered before the request: output may arrive before the reply.
 	c.subs[id] = s
 	c.mu.Unlock()
-	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TSubscribe, Session: id, Lines: o.ReplayLines}, nil)
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TSubscribe, Session: id, Lines: o.ReplayLines, Resume: o.Resume, Offset: o.From}, nil)
 	if err != nil {
 		c.mu.Lock()
 		if c.subs[id] == s {
@@ -344,6 +351,7 @@ func (c *Client) Subscribe(ctx context.Context, id string, o SubscribeOptions) (
 		return nil, err
 	}
 	s.Replay = f.Header.Replay
+	s.Offset = f.Header.Offset
 	return s, nil
 }
 

@@ -188,8 +188,8 @@ func (c *client) handle(f *ptyproto.Frame) {
 			s.forget(ss.id)
 			c.reply(h.Req, nil, nil)
 		case ptyproto.TSubscribe:
-			n, err := ss.subscribe(c, h.Lines)
-			c.reply(h.Req, &ptyproto.Header{Type: ptyproto.TSubscribed, Session: ss.id, Replay: n}, err)
+			n, off, err := ss.subscribe(c, h.Lines, h.Resume, h.Offset)
+			c.reply(h.Req, &ptyproto.Header{Type: ptyproto.TSubscribed, Session: ss.id, Replay: n, Offset: off}, err)
 		case ptyproto.TUnsubscribe:
 			ss.unsubscribe(c)
 			c.reply(h.Req, nil, nil)

@@ -6,11 +6,16 @@ type ring struct {
 	buf  []byte
 	head int // next write position
 	full bool
+	// total counts every byte ever written: the absolute offset of the
+	// byte after the newest one, so a client that lost its link can ask for
+	// exactly what it missed (subscribe with resume).
+	total int64
 }
 
 func newRing(capacity int) *ring { return &ring{buf: make([]byte, capacity)} }
 
 func (r *ring) Write(p []byte) {
+	r.total += int64(len(p))
 	if len(p) >= len(r.buf) {
 		copy(r.buf, p[len(p)-len(r.buf):])
 		r.head, r.full = 0, true
@@ -35,4 +40,19 @@ func (r *ring) Bytes() []byte {
 	out := make([]byte, 0, len(r.buf))
 	out = append(out, r.buf[r.head:]...)
 	return append(out, r.buf[:r.head]...)
+}
+
+// Since returns the bytes from absolute offset from on, and the offset of
+// the first byte returned: later than from when the ring no longer holds
+// it (a gap the caller must label), never earlier.
+func (r *ring) Since(from int64) ([]byte, int64) {
+	all := r.Bytes()
+	start := r.total - int64(len(all))
+	if from <= start {
+		return all, start
+	}
+	if from >= r.total {
+		return nil, r.total
+	}
+	return all[from-start:], from
 }

@@ -493,13 +493,27 @@ func (ss *session) close(keepLog bool) {
 	ss.hangup(2 * time.Second)
 }
 
-func (ss *session) subscribe(c *client, lines int) (int64, error) {
+// subscribe adds c as a subscriber. It returns how many bytes of replay
+// precede live output and the absolute offset of the first of them. With
+// resume, the replay starts at offset from (or the oldest byte the ring
+// still holds, if that is later) instead of the last lines.
+func (ss *session) subscribe(c *client, lines int, resume bool, from int64) (int64, int64, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if _, dup := ss.subs[c]; dup {
-		return 0, errors.New("subscribe: already subscribed")
+		return 0, 0, errors.New("subscribe: already subscribed")
 	}
-	b := &sub{c: c, s: ss, pending: scrollback.LastLines(ss.ring.Bytes(), lines), window: ss.srv.cfg.HighWater}
+	var pending []byte
+	var off int64
+	if resume {
+		pending, off = ss.ring.Since(from)
+		pending = append([]byte(nil), pending...)
+	} else {
+		all := ss.ring.Bytes()
+		pending = scrollback.LastLines(all, lines)
+		off = ss.ring.total - int64(len(pending))
+	}
+	b := &sub{c: c, s: ss, pending: pending, window: ss.srv.cfg.HighWater}
 	n := int64(len(b.pending))
 	if ss.exited {
 		inf := ss.exit
@@ -510,7 +524,7 @@ func (ss *session) subscribe(c *client, lines int) (int64, error) {
 	if n > 0 || b.exit != nil {
 		c.markReady(b)
 	}
-	return n, nil
+	return n, off, nil
 }
 
 func (ss *session) unsubscribe(c *client) {

@@ -78,6 +78,13 @@ type Header struct {
 	// Lines, on subscribe: replay at most the last Lines lines of the
 	// buffer (0: all of it). A daemon that predates it replays everything.
 	Lines int `json:"lines,omitempty"`
+	// Resume, on subscribe: replay from absolute output offset Offset
+	// instead of the last Lines (a client whose link dropped asks for what
+	// it missed). On subscribed, Offset is the absolute offset of the first
+	// replayed byte; greater than the requested one means the gap between
+	// was overwritten in the replay ring.
+	Resume bool  `json:"resume,omitempty"`
+	Offset int64 `json:"off,omitempty"`
 
 	Info     *SessionInfo  `json:"info,omitempty"`
 	Sessions []SessionInfo `json:"sessions,omitempty"`

@@ -31,6 +31,7 @@ var migrations = []migration{
 	{Version: 5, Name: "terminals restored_from index", Up: migrate5},
 	{Version: 6, Name: "binding exit status, unconfirmed resumes, outcome detail", Up: migrate6},
 	{Version: 7, Name: "binding activity", Up: migrate7},
+	{Version: 8, Name: "remote hosts, terminal host", Up: migrate8},
 }
 
 // schemaMigration records an applied migration.

@@ -25,6 +25,8 @@ type Terminal struct {
 	RestoredFrom    string     `gorm:"column:restored_from"`
 	RestoredEndedAt *time.Time `gorm:"column:restored_ended_at"`
 	Title           string     `gorm:"column:title"`
+	// Host is the remote host whose daemon runs the terminal; '' is this machine.
+	Host string `gorm:"column:host"`
 	// PaneID is the pane showing the terminal in the saved layout, if any.
 	// It is read from the panes table, never written.
 	PaneID string `gorm:"column:pane_id;->"`
@@ -47,6 +49,7 @@ func (t Terminal) ToAPI() api.Terminal {
 		RestoredFrom:    t.RestoredFrom,
 		RestoredEndedAt: clonePtr(t.RestoredEndedAt),
 		PaneID:          t.PaneID,
+		Host:            t.Host,
 	}
 }
 

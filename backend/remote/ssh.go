@@ -1,0 +1,477 @@
+// Package remote reaches a pty daemon on another machine through the
+// system OpenSSH client: one ControlMaster per host under the Reprise home,
+// keep-alives, and `reprise ptyd connect` at the far end, which relays the
+// framed daemon protocol between the ssh channel and the remote daemon's
+// socket. No ssh implementation of our own and no port opened on the
+// remote: the user's ssh does authentication, host keys, ProxyJump.
+package remote
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/shellquote"
+)
+
+// Target is one remote host as ssh reaches it.
+type Target struct {
+	Name string // the host's name in Reprise
+	// Dest is [user@]host[:port] or an alias of the ssh config.
+	Dest string
+	// RemoteHome is the Reprise home on the remote; empty: its default.
+	RemoteHome string
+	// SSHConfig, when set, is passed as ssh -F (instead of ~/.ssh/config).
+	SSHConfig string
+	// ControlDir holds the ControlMaster sockets (created 0700).
+	ControlDir string
+	// SSH is the ssh binary; empty: "ssh" from PATH.
+	SSH string
+	// ControlPersist is how long an idle master outlives its last channel.
+	ControlPersist time.Duration
+}
+
+// splitDest parses [user@]host[:port]. A bracketed IPv6 address keeps its
+// colons ([::1]:2222).
+func splitDest(dest string) (userHost, port string, err error) {
+	if dest == "" || strings.HasPrefix(dest, "-") || strings.ContainsAny(dest, " \t\n'\"`$;|&") {
+		return "", "", fmt.Errorf("invalid ssh destination %q: want [user@]host[:port]", dest)
+	}
+	user, host := "", dest
+	if i := strings.LastIndex(dest, "@"); i >= 0 {
+		user, host = dest[:i+1], dest[i+1:]
+	}
+	if strings.HasPrefix(host, "[") {
+		end := strings.Index(host, "]")
+		if end < 0 {
+			return "", "", fmt.Errorf("invalid ssh destination %q: unclosed [", dest)
+		}
+		rest := host[end+1:]
+		host = host[1:end]
+		if rest != "" {
+			if !strings.HasPrefix(rest, ":") {
+				return "", "", fmt.Errorf("invalid ssh destination %q", dest)
+			}
+			port = rest[1:]
+		}
+	} else if i := strings.LastIndex(host, ":"); i >= 0 {
+		host, port = host[:i], host[i+1:]
+	}
+	if host == "" {
+		return "", "", fmt.Errorf("invalid ssh destination %q: no host", dest)
+	}
+	if port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return "", "", fmt.Errorf("invalid ssh destination %q: bad port %q", dest, port)
+		}
+	}
+	return user + host, port, nil
+}
+
+// ValidateDest reports whether dest is a destination Reprise accepts.
+func ValidateDest(dest string) error {
+	_, _, err := splitDest(dest)
+	return err
+}
+
+// batchMode says whether ssh must not prompt: with no askpass program to
+// show a prompt, a password or passphrase prompt would wait on a terminal
+// nobody sees. BatchMode makes ssh fail at once instead, with a line we
+// pass on.
+func batchMode() bool {
+	return os.Getenv("SSH_ASKPASS") == "" || os.Getenv("SSH_ASKPASS_REQUIRE") == "never"
+}
+
+// args is ssh's argument list for running remoteCmd.
+func (t Target) args(remoteCmd string) ([]string, error) {
+	dest, port, err := splitDest(t.Dest)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(t.ControlDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create ssh control dir: %w", err)
+	}
+	if err := os.Chmod(t.ControlDir, 0o700); err != nil {
+		return nil, fmt.Errorf("chmod ssh control dir: %w", err)
+	}
+	persist := t.ControlPersist
+	if persist <= 0 {
+		persist = 10 * time.Minute
+	}
+	var a []string
+	if t.SSHConfig != "" {
+		a = append(a, "-F", t.SSHConfig)
+	}
+	a = append(a,
+		"-T", // no pty: the channel carries binary frames
+		"-o", "ControlMaster=auto",
+		"-o", "ControlPath="+filepath.Join(t.ControlDir, "%C"),
+		"-o", "ControlPersist="+strconv.Itoa(int(persist/time.Second)),
+		"-o", "ServerAliveInterval=5",
+		"-o", "ServerAliveCountMax=3",
+		"-o", "ConnectTimeout=10",
+	)
+	if batchMode() {
+		a = append(a, "-o", "BatchMode=yes")
+	}
+	if port != "" {
+		a = append(a, "-p", port)
+	}
+	return append(a, "--", dest, remoteCmd), nil
+}
+
+// homeExpr is the remote Reprise home as a shell word.
+func (t Target) homeExpr() string {
+	if t.RemoteHome != "" {
+		return shellquote.Quote(t.RemoteHome)
+	}
+	return `"${REPRISE_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/reprise}"`
+}
+
+// binExpr is the installed remote binary as a shell word.
+func (t Target) binExpr() string {
+	if t.RemoteHome != "" {
+		return shellquote.Quote(filepath.Join(t.RemoteHome, "bin", "reprise"))
+	}
+	return `"${REPRISE_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/reprise}/bin/reprise"`
+}
+
+func (t Target) command(ctx context.Context, remoteCmd string) (*exec.Cmd, error) {
+	a, err := t.args(remoteCmd)
+	if err != nil {
+		return nil, err
+	}
+	bin := t.SSH
+	if bin == "" {
+		bin = "ssh"
+	}
+	cmd := exec.CommandContext(ctx, bin, a...)
+	// ssh must never read the user's terminal (a passphrase prompt on
+	// /dev/tty would hang a host started from one): its own session.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.WaitDelay = 2 * time.Second
+	return cmd, nil
+}
+
+// Run runs remoteCmd on the host with stdin and returns its stdout. A
+// failure is one line: ssh's own last complaint (auth, host key, refused)
+// or the remote command's.
+func (t Target) Run(ctx context.Context, remoteCmd string, stdin io.Reader) ([]byte, error) {
+	cmd, err := t.command(ctx, remoteCmd)
+	if err != nil {
+		return nil, err
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), t.sshError(err, errb.String())
+	}
+	return out.Bytes(), nil
+}
+
+func (t Target) sshError(err error, stderr string) error {
+	line := lastLine(stderr)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 255 {
+		// 255 is ssh's own failure, not the remote command's.
+		hint := ""
+		if strings.Contains(line, "Permission denied") && batchMode() {
+			hint = " (ssh may not prompt for a password or passphrase here: load the key into ssh-agent, or set SSH_ASKPASS)"
+		}
+		if line == "" {
+			line = "ssh exited 255"
+		}
+		return fmt.Errorf("ssh to %s: %s%s", t.Name, line, hint)
+	}
+	if line != "" {
+		return fmt.Errorf("on %s: %s: %w", t.Name, line, err)
+	}
+	return fmt.Errorf("on %s: %w", t.Name, err)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(s, "\r", "")), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// Platform is the remote's `uname -sm` as GOOS/GOARCH.
+func (t Target) Platform(ctx context.Context) (goos, goarch string, err error) {
+	out, err := t.Run(ctx, "uname -sm", nil)
+	if err != nil {
+		return "", "", err
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		return "", "", fmt.Errorf("on %s: unexpected uname output %q", t.Name, out)
+	}
+	goos = strings.ToLower(f[0])
+	switch f[1] {
+	case "x86_64", "amd64":
+		goarch = "amd64"
+	case "aarch64", "arm64":
+		goarch = "arm64"
+	case "i686", "i386":
+		goarch = "386"
+	default:
+		goarch = f[1]
+	}
+	return goos, goarch, nil
+}
+
+// Bootstrap makes the remote run exactly the binary exe: it checks the
+// remote's OS and architecture, compares checksums, and when they differ
+// uploads exe over the same ssh connection into the remote home's bin
+// directory — to a temporary file, verified, then renamed over the old
+// one. The rename is atomic, and a running remote daemon keeps running the
+// binary it was started from (its inode); the next daemon start uses the
+// new one. It reports whether it uploaded.
+func (t Target) Bootstrap(ctx context.Context, exe string) (uploaded bool, err error) {
+	goos, goarch, err := t.Platform(ctx)
+	if err != nil {
+		return false, err
+	}
+	if goos != runtime.GOOS || goarch != runtime.GOARCH {
+		return false, fmt.Errorf("%s runs %s/%s but this Reprise is built for %s/%s; install a matching reprise there (no cross-platform binaries ship yet)", t.Name, goos, goarch, runtime.GOOS, runtime.GOARCH)
+	}
+	sum, err := fileSHA256(exe)
+	if err != nil {
+		return false, err
+	}
+	// Old daemons' logs and sockets live under the home; the binary in bin/.
+	have, err := t.Run(ctx, "sha256sum "+t.binExpr()+" 2>/dev/null || true", nil)
+	if err != nil {
+		return false, err
+	}
+	if f := strings.Fields(string(have)); len(f) > 0 && f[0] == sum {
+		return false, nil
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return false, fmt.Errorf("open %s: %w", exe, err)
+	}
+	defer f.Close()
+	// umask 077: the home and the binary are private to the remote user.
+	script := fmt.Sprintf(`set -e; umask 077; h=%s; mkdir -p "$h/bin"; tmp="$h/bin/.reprise.upload.$$"; trap 'rm -f "$tmp"' EXIT; cat > "$tmp"; echo "%s  $tmp" | sha256sum -c --quiet -; chmod 700 "$tmp"; mv -f "$tmp" "$h/bin/reprise"; trap - EXIT`, t.homeExpr(), sum)
+	if _, err := t.Run(ctx, script, f); err != nil {
+		return false, fmt.Errorf("upload reprise to %s: %w", t.Name, err)
+	}
+	return true, nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Dial opens an ssh channel running `reprise ptyd connect` on the remote
+// (which starts the remote daemon detached if it is not running) and
+// speaks the daemon protocol over it. The ssh child is killed when the
+// client is closed; when ssh dies (the link dropped, kill -9), the client's
+// Done fires.
+func (t Target) Dial(ctx context.Context, opts ptyclient.Options) (*ptyclient.Client, *exec.Cmd, error) {
+	remoteCmd := t.binExpr() + " ptyd connect --home " + t.homeExpr()
+	// Not CommandContext's ctx: the link outlives the dial.
+	cmd, err := t.command(context.Background(), remoteCmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	errb := &tailBuffer{}
+	cmd.Stderr = errb
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("start ssh: %w", err)
+	}
+	conn := &pipeConn{r: stdout, w: stdin, cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		err := cmd.Wait()
+		conn.setExit(err)
+	}()
+	type result struct {
+		c   *ptyclient.Client
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		c, err := ptyclient.NewClient(conn, opts)
+		ch <- result{c, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			conn.Close()
+			<-conn.exited
+			conn.mu.Lock()
+			exitErr := conn.exitErr
+			conn.mu.Unlock()
+			if line := lastLine(errb.String()); line != "" && exitErr != nil {
+				return nil, nil, t.sshError(exitErr, errb.String())
+			}
+			return nil, nil, fmt.Errorf("ssh to %s: %w", t.Name, r.err)
+		}
+		return r.c, cmd, nil
+	case <-ctx.Done():
+		conn.Close()
+		return nil, nil, fmt.Errorf("ssh to %s: %w", t.Name, ctx.Err())
+	}
+}
+
+// ControlPID is the pid of the host's ssh ControlMaster, from `ssh -O
+// check`, or 0 if none runs.
+func (t Target) ControlPID(ctx context.Context) int {
+	a, err := t.args("true")
+	if err != nil {
+		return 0
+	}
+	// -O check goes before the destination.
+	a = append([]string{"-O", "check"}, a...)
+	bin := t.SSH
+	if bin == "" {
+		bin = "ssh"
+	}
+	out, _ := exec.CommandContext(ctx, bin, a...).CombinedOutput()
+	s := string(out)
+	if i := strings.Index(s, "pid="); i >= 0 {
+		end := strings.IndexByte(s[i:], ')')
+		if end > 0 {
+			n, _ := strconv.Atoi(s[i+4 : i+end])
+			return n
+		}
+	}
+	return 0
+}
+
+// tailBuffer keeps the last few KiB of ssh's stderr for error messages.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = t.b[len(t.b)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// pipeConn is an ssh child's stdio as a net.Conn for ptyclient.
+type pipeConn struct {
+	r       io.ReadCloser
+	w       io.WriteCloser
+	cmd     *exec.Cmd
+	once    sync.Once
+	mu      sync.Mutex
+	exitErr error
+	exited  chan struct{}
+}
+
+func (c *pipeConn) setExit(err error) {
+	c.mu.Lock()
+	c.exitErr = err
+	c.mu.Unlock()
+	close(c.exited)
+}
+
+func (c *pipeConn) Read(p []byte) (int, error)  { return c.r.Read(p) }
+func (c *pipeConn) Write(p []byte) (int, error) { return c.w.Write(p) }
+
+// Close ends the channel: stdin closes (the remote bridge sees EOF and
+// disconnects from the daemon) and the ssh child is killed.
+func (c *pipeConn) Close() error {
+	c.once.Do(func() {
+		c.w.Close()
+		if c.cmd.Process != nil {
+			_ = c.cmd.Process.Kill()
+		}
+	})
+	return nil
+}
+
+func (c *pipeConn) LocalAddr() net.Addr              { return sshAddr{} }
+func (c *pipeConn) RemoteAddr() net.Addr             { return sshAddr{} }
+func (c *pipeConn) SetDeadline(time.Time) error      { return nil }
+func (c *pipeConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *pipeConn) SetWriteDeadline(time.Time) error { return nil }
+
+type sshAddr struct{}
+
+func (sshAddr) Network() string { return "ssh" }
+func (sshAddr) String() string  { return "ssh" }
+
+// ForHost is the target of a stored host of home: its ControlMaster
+// sockets live in <home>/ssh (0700).
+func ForHost(homeDir, name, dest, remoteHome, sshConfig string) Target {
+	return Target{Name: name, Dest: dest, RemoteHome: remoteHome, SSHConfig: sshConfig, ControlDir: filepath.Join(homeDir, "ssh")}
+}
+
+// Check is `reprise hosts check`: it bootstraps the host and asks its
+// daemon for its sessions, starting the daemon if none runs.
+func (t Target) Check(ctx context.Context, exe string) (string, error) {
+	up, err := t.Bootstrap(ctx, exe)
+	if err != nil {
+		return "", err
+	}
+	c, _, err := t.Dial(ctx, ptyclient.Options{Name: "check"})
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	list, err := c.List(ctx)
+	if err != nil {
+		return "", fmt.Errorf("on %s: list sessions: %w", t.Name, err)
+	}
+	alive := 0
+	for _, s := range list {
+		if s.Alive {
+			alive++
+		}
+	}
+	what := "binary up to date"
+	if up {
+		what = "binary installed"
+	}
+	return fmt.Sprintf("%s: ok (%s; daemon pid %d, %d sessions running)", t.Name, what, c.DaemonPID, alive), nil
+}

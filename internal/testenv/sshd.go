@@ -1,0 +1,172 @@
+package testenv
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// SSHD is a real OpenSSH server started for one test on 127.0.0.1 with a
+// throwaway host key and user key, its own sshd_config and
+// AuthorizedKeysFile, and an ssh client config that trusts exactly that
+// host key (StrictHostKeyChecking yes: host keys are checked, as for users).
+// The remote side is the same Unix user as the test; a test gives the
+// remote its own Reprise home, which is what separates it.
+type SSHD struct {
+	Dir       string
+	Port      int
+	User      string
+	Config    string // ssh client config: Host "reprise-test" reaches the server
+	Alias     string // "reprise-test"
+	UserKey   string // private key file (no passphrase)
+	KnownHost string
+	Cmd       *exec.Cmd
+}
+
+// StartSSHD starts sshd or skips the test when openssh-server is missing.
+func StartSSHD(t testing.TB) *SSHD {
+	t.Helper()
+	sshd := "/usr/sbin/sshd"
+	if _, err := os.Stat(sshd); err != nil {
+		t.Skip("openssh-server is not installed (scripts/setup.sh installs it)")
+	}
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("no ssh client")
+	}
+	// Short: ControlPath sockets live under it.
+	dir, err := os.MkdirTemp("", "sshd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &SSHD{Dir: dir, User: u.Username, Alias: "reprise-test"}
+	keygen := func(path, pass string) {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", pass, "-C", "reprise-test", "-f", path).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v: %s", err, out)
+		}
+	}
+	hostKey := filepath.Join(dir, "host_ed25519")
+	keygen(hostKey, "")
+	s.UserKey = filepath.Join(dir, "id_ed25519")
+	keygen(s.UserKey, "")
+	pub, err := os.ReadFile(s.UserKey + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(auth, pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.Port = freePort(t)
+	cfg := filepath.Join(dir, "sshd_config")
+	conf := fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s
+AuthorizedKeysFile %s
+PidFile %s
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+PermitRootLogin prohibit-password
+AllowUsers %s
+LogLevel VERBOSE
+`, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"), s.User)
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// sshd needs its privilege-separation directory.
+	_ = os.MkdirAll("/run/sshd", 0o755)
+	logf, err := os.Create(filepath.Join(dir, "sshd.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Cmd = exec.Command(sshd, "-D", "-e", "-f", cfg)
+	s.Cmd.Stdout, s.Cmd.Stderr = logf, logf
+	s.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.Cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.Cmd.Process.Kill()
+		_ = s.Cmd.Wait()
+		logf.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(logf.Name())
+			t.Logf("sshd log:\n%s", b)
+		}
+	})
+	hostPub, err := os.ReadFile(hostKey + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(hostPub))
+	s.KnownHost = filepath.Join(dir, "known_hosts")
+	if err := os.WriteFile(s.KnownHost, []byte(fmt.Sprintf("[127.0.0.1]:%d %s %s\n", s.Port, f[0], f[1])), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.Config = filepath.Join(dir, "ssh_config")
+	s.WriteClientConfig(t, s.UserKey)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(s.Port))
+		if err == nil {
+			r := bufio.NewReader(c)
+			line, _ := r.ReadString('\n')
+			c.Close()
+			if strings.HasPrefix(line, "SSH-") {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(logf.Name())
+			t.Fatalf("sshd did not start: %s", b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return s
+}
+
+// WriteClientConfig (re)writes the client config to use identity key.
+func (s *SSHD) WriteClientConfig(t testing.TB, key string) {
+	t.Helper()
+	conf := fmt.Sprintf(`Host %s
+  HostName 127.0.0.1
+  Port %d
+  User %s
+  IdentityFile %s
+  IdentitiesOnly yes
+  IdentityAgent none
+  UserKnownHostsFile %s
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+  LogLevel ERROR
+`, s.Alias, s.Port, s.User, key, s.KnownHost)
+	if err := os.WriteFile(s.Config, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
