@@ -21,8 +21,8 @@ type Host struct {
 	RemoteHome string `gorm:"column:remote_home"`
 	// SSHConfig, when set, is the ssh config file used instead of
 	// ~/.ssh/config (ssh -F).
-	SSHConfig string    `gorm:"column:ssh_config"`
-	CreatedAt time.Time `gorm:"column:created_at;serializer:unixtime"`
+	SSHConfig string `gorm:"column:ssh_config"`
+	CreatedAt int64  `gorm:"column:created_at"` // unix ms
 }
 
 func (Host) TableName() string { return "hosts" }
@@ -41,10 +41,9 @@ func (s *Store) AddHost(ctx context.Context, h Host) (Host, error) {
 	if h.SSH == "" {
 		return Host{}, fmt.Errorf("add host %q: empty ssh destination", h.Name)
 	}
-	if h.CreatedAt.IsZero() {
-		h.CreatedAt = time.Now()
+	if h.CreatedAt == 0 {
+		h.CreatedAt = time.Now().UnixMilli()
 	}
-	h.CreatedAt = h.CreatedAt.UTC().Truncate(time.Second)
 	if err := s.db.WithContext(ctx).Create(&h).Error; err != nil {
 		return Host{}, fmt.Errorf("add host %q: %w", h.Name, dbErr(err))
 	}

@@ -61,7 +61,8 @@ func TestMigrateFromEmpty(t *testing.T) {
 		return out
 	}
 	wantCols := map[string][]string{
-		"terminals":   {"id", "pid", "cwd", "argv", "status", "exit_code", "exit_signal", "created_at", "ended_at", "restored_from", "restored_ended_at", "title"},
+		"terminals":   {"id", "pid", "cwd", "argv", "status", "exit_code", "exit_signal", "created_at", "ended_at", "restored_from", "restored_ended_at", "title", "host"},
+		"hosts":       {"name", "ssh", "remote_home", "ssh_config", "created_at"},
 		"tabs":        {"id", "position", "title", "root", "focused_pane_id"},
 		"panes":       {"id", "tab_id", "terminal_id"},
 		"layout_meta": {"id", "version", "active_tab_id"},
