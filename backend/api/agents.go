@@ -49,6 +49,9 @@ type CreateAgentRequest struct {
 	DefaultCwd string `json:"defaultCwd,omitempty"`
 	// PaneID runs the agent in that pane (replacing its terminal); empty opens a new tab.
 	PaneID string `json:"paneId,omitempty"`
+	// Host runs the agent on a remote host (reprise hosts add); empty:
+	// this machine. Cwd is then a directory on that host (empty: its home).
+	Host string `json:"host,omitempty"`
 }
 
 // ResumeRequest resumes a terminal's interrupted agent.

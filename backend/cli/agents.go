@@ -115,8 +115,8 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 	list.Flags().BoolVar(&listJSON, "json", false, "print JSON")
 
 	var c struct {
-		agent, prompt, resume, cwd string
-		json                       bool
+		agent, prompt, resume, cwd, host string
+		json                             bool
 	}
 	create := &cobra.Command{
 		Use:   "create --agent ID",
@@ -127,8 +127,11 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 				return usageError{"agents create: --agent is required"}
 			}
 			here, _ := os.Getwd()
+			if c.host != "" {
+				here = "" // this machine's directory means nothing on another one
+			}
 			return withBackend(*home, func(ctx context.Context, b backend) error {
-				res, err := b.CreateAgent(ctx, api.CreateAgentRequest{Agent: c.agent, Prompt: c.prompt, ResumeSessionID: c.resume, Cwd: c.cwd, DefaultCwd: here})
+				res, err := b.CreateAgent(ctx, api.CreateAgentRequest{Agent: c.agent, Prompt: c.prompt, ResumeSessionID: c.resume, Cwd: c.cwd, DefaultCwd: here, Host: c.host})
 				if err != nil {
 					return err
 				}
@@ -144,6 +147,7 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 	create.Flags().StringVar(&c.prompt, "prompt", "", "first prompt (optional)")
 	create.Flags().StringVar(&c.resume, "resume-session", "", "the agent's own session id to resume")
 	create.Flags().StringVar(&c.cwd, "cwd", "", "working directory (default: the resumed session's own, else the current directory)")
+	create.Flags().StringVar(&c.host, "host", "", "run it on this remote host (see `reprise hosts list`); --cwd is then a directory there")
 	create.Flags().BoolVar(&c.json, "json", false, "print JSON")
 
 	var resumeArgs string

@@ -317,6 +317,9 @@ func writeFileAtomic(path string, b []byte) error {
 // pre-assigned or resumed session id, so even a crash before the first hook
 // leaves a known id.
 func (h *Host) CreateAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error) {
+	if req.Host != "" {
+		return h.createRemoteAgent(ctx, req)
+	}
 	c, l, cwd, err := h.launch(ctx, req)
 	if err != nil {
 		h.resumeFailed(ctx, req, err)
@@ -398,7 +401,7 @@ func (h *Host) runLaunch(ctx context.Context, req api.CreateAgentRequest, c stor
 			h.markResuming(ctx, tid, c.ID, l.SessionID)
 		}
 	}
-	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart})
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart, host: req.Host})
 	if err != nil {
 		return api.CreateAgentResult{}, err
 	}

@@ -59,6 +59,8 @@ type Host struct {
 	sweep    map[string]string // daemon-death snapshot: terminal id → session id, until reconciled
 	fg       map[string]string // terminal id → last reported foreground command
 	cwd      map[string]string // terminal id → last recorded working directory
+	remotes  map[string]*remoteEP // remote host name → its supervisor
+	termHost map[string]string    // terminal id → host ('' local), a cache of the store
 
 	layoutMu  sync.Mutex // serialises load-modify-save of the layout
 	drainMu   sync.Mutex // one inbox drain at a time
@@ -117,7 +119,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	hctx, cancel := context.WithCancel(context.Background())
 	h := &Host{
 		cfg: cfg, log: cfg.Logger.With("component", "host"), store: st, lock: lock,
-		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{},
+		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{}, remotes: map[string]*remoteEP{}, termHost: map[string]string{},
 		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{}, resumeErr: map[string]string{},
 	}
 	if err := st.SyncBuiltins(ctx, catalogRows()); err != nil {
@@ -139,6 +141,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, fmt.Errorf("reconcile terminals: %w", err)
 	}
 	h.prune(ctx)
+	h.startRemotes(ctx)
 	if err := h.ensureTab(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -155,9 +158,18 @@ func (h *Host) Close() error {
 	h.cancel()
 	h.mu.Lock()
 	d := h.daemon
+	var remotes []*ptyclient.Client
+	for _, e := range h.remotes {
+		if c, ok := e.up(); ok {
+			remotes = append(remotes, c)
+		}
+	}
 	h.mu.Unlock()
 	if d != nil {
 		d.Close()
+	}
+	for _, c := range remotes {
+		c.Close() // ends the ssh child; the remote daemon and its terminals live on
 	}
 	h.wg.Wait()
 	err := h.store.Close()

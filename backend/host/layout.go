@@ -57,10 +57,16 @@ func (h *Host) ensureTab(ctx context.Context) error {
 // NewTab opens a tab with a fresh shell in cwd (empty: the focused pane's
 // directory, else home).
 func (h *Host) NewTab(ctx context.Context, cwd string) (*api.Layout, error) {
-	if cwd == "" {
+	return h.NewTabOn(ctx, "", cwd)
+}
+
+// NewTabOn is NewTab on a remote host (empty: this machine); there an
+// empty cwd is the remote user's home.
+func (h *Host) NewTabOn(ctx context.Context, host, cwd string) (*api.Layout, error) {
+	if cwd == "" && host == "" {
 		cwd = h.focusedCwd(ctx)
 	}
-	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd})
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, host: host})
 	if err != nil {
 		return nil, err
 	}
@@ -140,8 +146,8 @@ func (h *Host) CloseTab(ctx context.Context, tabID string) (*api.Layout, error) 
 // before the hang-up, so the exit that follows cannot be mistaken for a
 // death.
 func (h *Host) dispose(ctx context.Context, ids []string) {
-	c, cerr := h.client()
 	for _, id := range ids {
+		c, cerr := h.clientFor(ctx, id)
 		now := time.Now()
 		if _, _, err := h.applyBinding(ctx, id, bindings.Input{Kind: bindings.KindDispose, At: now}); err != nil && !errors.Is(err, store.ErrNotFound) {
 			h.log.Warn("mark agent disposed", "terminal", id, "err", err)

@@ -41,8 +41,8 @@ func (h *Host) reconcile(ctx context.Context) error {
 	var lost []store.Terminal
 	for _, t := range terms {
 		known[t.ID] = true
-		if t.Status != api.StatusRunning {
-			continue
+		if t.Status != api.StatusRunning || t.Host != "" {
+			continue // a remote terminal is its host's supervisor's to judge
 		}
 		i, ok := inDaemon[t.ID]
 		switch {

@@ -217,6 +217,9 @@ func (h *Host) sweepUnanswered() {
 	}
 	ids := make([]string, 0, len(snap))
 	for id := range snap {
+		if h.hostOf(h.ctx, id) != "" {
+			continue // the local daemon's failure ends no remote terminal
+		}
 		ids = append(ids, id)
 	}
 	h.endBindings(h.ctx, ids, time.Now(), snap)

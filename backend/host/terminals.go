@@ -23,14 +23,37 @@ type newTerminal struct {
 	cols, rows      uint16
 	env             []string // added to the terminal's environment
 	beforeStart     func(terminalID string)
+	host            string // a remote host's name; '' is this machine
 }
 
 // createTerminal records a terminal and starts it in the daemon. The row is
 // written first so a crash between the two leaves a terminal the next
 // reconcile sees as lost, never a process nobody knows about.
 func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Terminal, error) {
-	c, err := h.client()
-	if err != nil {
+	var c *ptyclient.Client
+	var ep *remoteEP
+	var err error
+	if n.host != "" {
+		if ep, err = h.endpoint(ctx, n.host); err != nil {
+			return store.Terminal{}, err
+		}
+		// A new terminal may wait for a link that is coming up (the first
+		// connect bootstraps the remote), not for one that is down.
+		wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		c, err = ep.wait(wctx)
+		cancel()
+		if err != nil {
+			return store.Terminal{}, err
+		}
+		ep.mu.Lock()
+		if n.cwd == "" {
+			n.cwd = ep.home
+		}
+		if len(n.argv) == 0 {
+			n.argv = []string{ep.shell, "-l"}
+		}
+		ep.mu.Unlock()
+	} else if c, err = h.client(); err != nil {
 		return store.Terminal{}, err
 	}
 	if n.cwd == "" {
@@ -41,7 +64,7 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 	}
 	t, err := h.store.CreateTerminal(ctx, store.Terminal{
 		ID: newID("t_"), Cwd: n.cwd, Argv: n.argv, Status: api.StatusRunning, CreatedAt: time.Now(),
-		RestoredFrom: n.restoredFrom, RestoredEndedAt: n.restoredEndedAt,
+		RestoredFrom: n.restoredFrom, RestoredEndedAt: n.restoredEndedAt, Host: n.host,
 	})
 	if err != nil {
 		return store.Terminal{}, fmt.Errorf("record terminal: %w", err)
@@ -49,8 +72,15 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 	if n.beforeStart != nil {
 		n.beforeStart(t.ID)
 	}
+	h.mu.Lock()
+	h.termHost[t.ID] = n.host
+	h.mu.Unlock()
+	env := h.terminalEnv(t.ID)
+	if ep != nil {
+		env = h.remoteTerminalEnv(ep, t.ID)
+	}
 	info, err := c.Open(ctx, ptyclient.OpenRequest{
-		ID: t.ID, Argv: n.argv, Cwd: n.cwd, Env: append(h.terminalEnv(t.ID), n.env...),
+		ID: t.ID, Argv: n.argv, Cwd: n.cwd, Env: append(env, n.env...),
 		Cols: n.cols, Rows: n.rows, Log: h.scrollbackEnabled(ctx), Preamble: n.preamble,
 	})
 	if err != nil {
@@ -64,7 +94,7 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 		h.log.Warn("record terminal pid", "terminal", t.ID, "err", err)
 	}
 	t.PID = info.PID
-	h.log.Info("terminal started", "terminal", t.ID, "pid", info.PID, "cwd", n.cwd)
+	h.log.Info("terminal started", "terminal", t.ID, "pid", info.PID, "cwd", n.cwd, "host", n.host)
 	return t, nil
 }
 
@@ -88,7 +118,7 @@ func (h *Host) onExit(info ptyclient.SessionInfo) {
 		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
 		defer cancel()
 		h.recordExit(ctx, info)
-		c, err := h.client()
+		c, err := h.clientFor(ctx, info.ID)
 		if err != nil {
 			return
 		}
@@ -144,6 +174,9 @@ func (h *Host) toAPI(ctx context.Context, t store.Terminal) api.Terminal {
 	a := t.ToAPI()
 	if a.Status == api.StatusRunning {
 		a.Foreground = h.foreground(t.ID)
+		if t.Host != "" && h.HostStatus(t.Host).State != "up" {
+			a.Link = disconnectedLine(t.Host)
+		}
 	}
 	if p, err := h.store.PaneIDForTerminal(ctx, t.ID); err == nil {
 		a.PaneID = p
@@ -166,7 +199,7 @@ func (h *Host) Terminals(ctx context.Context) ([]api.Terminal, error) {
 
 // Resize changes a running terminal's size.
 func (h *Host) Resize(ctx context.Context, id string, cols, rows uint16) error {
-	c, err := h.client()
+	c, err := h.clientFor(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -175,7 +208,7 @@ func (h *Host) Resize(ctx context.Context, id string, cols, rows uint16) error {
 
 // Foreground says whether a program other than the shell runs in front.
 func (h *Host) Foreground(ctx context.Context, id string) (busy bool, command string, err error) {
-	c, err := h.client()
+	c, err := h.clientFor(ctx, id)
 	if err != nil {
 		return false, "", err
 	}
@@ -193,7 +226,7 @@ func (h *Host) Foreground(ctx context.Context, id string) (busy bool, command st
 
 // Signal sends a signal to a terminal's process group.
 func (h *Host) Signal(ctx context.Context, id, sig string) error {
-	c, err := h.client()
+	c, err := h.clientFor(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -23,15 +23,24 @@ type Viewer struct {
 
 	id int64
 
-	mu     sync.Mutex // guards conn, subs, counts
+	mu     sync.Mutex // guards conn, subs, counts, rconns, rsubs
 	conn   *ptyclient.Client
 	subs   map[string]*ptyclient.Subscription
 	counts map[string]*streamCount // for StreamStats
+	// A remote host's terminals stream over the viewer's own ssh channel
+	// to that host (a ControlMaster session, so cheap), and survive a
+	// dropped link: see remoteStream.
+	rconns map[string]*ptyclient.Client
+	rsubs  map[string]*remoteStream
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // NewViewer starts a viewer; Close it when the frontend goes.
 func (h *Host) NewViewer() *Viewer {
-	v := &Viewer{h: h, id: viewerSeq.Add(1), subs: map[string]*ptyclient.Subscription{}, counts: map[string]*streamCount{}}
+	v := &Viewer{h: h, id: viewerSeq.Add(1), subs: map[string]*ptyclient.Subscription{}, counts: map[string]*streamCount{},
+		rconns: map[string]*ptyclient.Client{}, rsubs: map[string]*remoteStream{}}
+	v.ctx, v.cancel = context.WithCancel(h.ctx)
 	h.addViewer(v)
 	return v
 }
@@ -95,9 +104,11 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 			v.h.log.Debug("resize before attach", "terminal", terminalID, "err", err)
 		}
 	}
-	c, err := v.client(ctx)
-	if err != nil {
-		return t, 0, err
+	var c *ptyclient.Client
+	if v.h.hostOf(ctx, terminalID) == "" {
+		if c, err = v.client(ctx); err != nil {
+			return t, 0, err
+		}
 	}
 	v.mu.Lock()
 	if _, dup := v.subs[terminalID]; dup {
@@ -107,6 +118,9 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 	v.mu.Unlock()
 	cnt := v.track(terminalID)
 	s.OnData = cnt.wrap(s.OnData)
+	if host := v.h.hostOf(ctx, terminalID); host != "" {
+		return v.attachRemote(ctx, t, host, s)
+	}
 	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: s.OnData, OnEnd: s.OnEnd, ReplayLines: s.ReplayLines})
 	if err != nil {
 		return t, 0, err
@@ -134,6 +148,15 @@ func (v *Viewer) Ack(terminalID string, n int64) error {
 
 // Input sends keystrokes to a terminal, in call order.
 func (v *Viewer) Input(ctx context.Context, terminalID string, p []byte) error {
+	if host := v.h.hostOf(ctx, terminalID); host != "" {
+		v.mu.Lock()
+		c := v.rconns[host]
+		v.mu.Unlock()
+		if c == nil {
+			return errors.New(disconnectedLine(host))
+		}
+		return c.Input(terminalID, p)
+	}
 	c, err := v.client(ctx)
 	if err != nil {
 		return err
@@ -147,6 +170,10 @@ func (v *Viewer) Detach(ctx context.Context, terminalID string) error {
 	sub := v.subs[terminalID]
 	delete(v.subs, terminalID)
 	delete(v.counts, terminalID)
+	if rs := v.rsubs[terminalID]; rs != nil {
+		rs.detached = true
+		delete(v.rsubs, terminalID)
+	}
 	v.mu.Unlock()
 	if sub == nil {
 		return nil
@@ -161,12 +188,22 @@ func (v *Viewer) Detach(ctx context.Context, terminalID string) error {
 // Close ends every stream of this viewer.
 func (v *Viewer) Close() {
 	v.h.removeViewer(v)
+	v.cancel()
 	v.mu.Lock()
 	c := v.conn
 	v.conn = nil
 	v.subs = map[string]*ptyclient.Subscription{}
+	rcs := v.rconns
+	v.rconns = map[string]*ptyclient.Client{}
+	for _, rs := range v.rsubs {
+		rs.detached = true
+	}
+	v.rsubs = map[string]*remoteStream{}
 	v.mu.Unlock()
 	if c != nil {
 		c.Close()
+	}
+	for _, rc := range rcs {
+		rc.Close()
 	}
 }

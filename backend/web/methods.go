@@ -81,6 +81,8 @@ type (
 	}
 	NewTabParams struct {
 		Cwd string `json:"cwd,omitempty"`
+		// Host opens the tab on a remote host (empty: this machine).
+		Host string `json:"host,omitempty"`
 	}
 	SplitParams struct {
 		PaneID    string `json:"paneId"`
@@ -172,7 +174,7 @@ var methods = []method{
 		return c.srv.host.Layout(ctx)
 	}),
 	def("layout.newTab", func(ctx context.Context, c call, p NewTabParams) (*api.Layout, error) {
-		return c.srv.host.NewTab(ctx, p.Cwd)
+		return c.srv.host.NewTabOn(ctx, p.Host, p.Cwd)
 	}),
 	def("layout.split", func(ctx context.Context, c call, p SplitParams) (*api.Layout, error) {
 		return c.srv.host.Split(ctx, p.PaneID, p.Direction)

@@ -33,7 +33,9 @@ type SSHD struct {
 }
 
 // StartSSHD starts sshd or skips the test when openssh-server is missing.
-func StartSSHD(t testing.TB) *SSHD {
+// extra lines are appended to its sshd_config (e.g. "SetEnv PATH=…" to put
+// the fake agents on the remote PATH).
+func StartSSHD(t testing.TB, extra ...string) *SSHD {
 	t.Helper()
 	sshd := "/usr/sbin/sshd"
 	if _, err := os.Stat(sshd); err != nil {
@@ -85,7 +87,7 @@ PubkeyAuthentication yes
 PermitRootLogin prohibit-password
 AllowUsers %s
 LogLevel VERBOSE
-`, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"), s.User)
+`, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"), s.User) + strings.Join(extra, "\n") + "\n"
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}

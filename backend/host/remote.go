@@ -1,0 +1,525 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/agents/catalog"
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/remote"
+	"github.com/reprise-dev/reprise/backend/shellquote"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// A remote endpoint is a remote host's pty daemon, reached over ssh: one
+// supervisor per host, beside the local daemon's. Its terminals are rows
+// with Host set. The rule the supervisor keeps: a dropped link is not a
+// death. While the link is down the host's terminals stay "running", their
+// bindings untouched, and their panes say "disconnected from HOST —
+// reconnecting"; after a reconnect the remote daemon is asked what it
+// still owns, and only the terminals it no longer has end (terminal-exited).
+type remoteEP struct {
+	name   string
+	target remote.Target
+
+	mu     sync.Mutex
+	client *ptyclient.Client
+	status api.HostStatus
+	upCh   chan struct{} // closed while up; a fresh one while down
+	env    []string      // the remote login environment (from the last connect)
+	shell  string
+	home   string
+	kick   chan struct{}
+}
+
+// linkRetry bounds the reconnect backoff: from linkRetryMin doubling to
+// linkRetryMax. The ssh keep-alives (ServerAliveInterval) find a dead
+// network; a killed ssh is noticed at once.
+var (
+	linkRetryMin = 200 * time.Millisecond
+	linkRetryMax = 10 * time.Second
+)
+
+func disconnectedLine(name string) string {
+	return "disconnected from " + name + " — reconnecting"
+}
+
+// endpoint returns the supervisor of a stored host, starting it.
+func (h *Host) endpoint(ctx context.Context, name string) (*remoteEP, error) {
+	h.mu.Lock()
+	e := h.remotes[name]
+	h.mu.Unlock()
+	if e != nil {
+		return e, nil
+	}
+	hs, err := h.store.GetHost(ctx, name)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("no host %q (add it with: reprise hosts add %s --ssh [user@]host[:port])", name, name)
+		}
+		return nil, err
+	}
+	e = &remoteEP{
+		name:   name,
+		target: remote.ForHost(h.cfg.Home.Dir, hs.Name, hs.SSH, hs.RemoteHome, hs.SSHConfig),
+		status: api.HostStatus{Name: name, State: "connecting"},
+		upCh:   make(chan struct{}),
+		kick:   make(chan struct{}, 1),
+	}
+	h.mu.Lock()
+	if cur := h.remotes[name]; cur != nil {
+		h.mu.Unlock()
+		return cur, nil
+	}
+	h.remotes[name] = e
+	h.mu.Unlock()
+	h.wg.Add(1)
+	go h.superviseRemote(e)
+	return e, nil
+}
+
+// startRemotes starts the supervisor of every host that has running
+// terminals, so their links come back after a host restart.
+func (h *Host) startRemotes(ctx context.Context) {
+	terms, err := h.store.ListTerminals(ctx)
+	if err != nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, t := range terms {
+		if t.Host == "" || t.Status != api.StatusRunning || seen[t.Host] {
+			continue
+		}
+		seen[t.Host] = true
+		if _, err := h.endpoint(ctx, t.Host); err != nil {
+			h.log.Warn("remote host of running terminals", "host", t.Host, "err", err)
+		}
+	}
+}
+
+func (e *remoteEP) up() (*ptyclient.Client, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.client, e.client != nil
+}
+
+// wait returns the endpoint's client once the link is up.
+func (e *remoteEP) wait(ctx context.Context) (*ptyclient.Client, error) {
+	for {
+		e.mu.Lock()
+		c, ch, st := e.client, e.upCh, e.status
+		e.mu.Unlock()
+		if c != nil {
+			return c, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			if st.Message != "" {
+				return nil, fmt.Errorf("%s: %s", disconnectedLine(e.name), st.Message)
+			}
+			return nil, fmt.Errorf("%s: %w", disconnectedLine(e.name), ctx.Err())
+		}
+	}
+}
+
+// HostStatus reports the link state of a remote host ("" state: unknown to
+// this host, no terminal uses it yet).
+func (h *Host) HostStatus(name string) api.HostStatus {
+	h.mu.Lock()
+	e := h.remotes[name]
+	h.mu.Unlock()
+	if e == nil {
+		return api.HostStatus{Name: name}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.status
+}
+
+func (h *Host) setRemoteStatus(e *remoteEP, s api.HostStatus) {
+	s.Name = e.name
+	e.mu.Lock()
+	changed := e.status.State != s.State || e.status.Message != s.Message
+	e.status = s
+	e.mu.Unlock()
+	if !changed {
+		return
+	}
+	h.events.publish(Event{Kind: api.EventHost, Data: s})
+	// Panes of this host show the link in their terminal's Link field.
+	terms, err := h.store.ListTerminals(h.ctx)
+	if err != nil {
+		return
+	}
+	for _, t := range terms {
+		if t.Host == e.name && t.Status == api.StatusRunning {
+			h.events.publish(Event{Kind: api.EventTerminal, Data: h.toAPI(h.ctx, t)})
+		}
+	}
+}
+
+// superviseRemote keeps one remote host's link up: connect (bootstrap,
+// dial), reconcile, wait for the link to drop or stop answering, back off,
+// again. It never ends a terminal because the link dropped.
+func (h *Host) superviseRemote(e *remoteEP) {
+	defer h.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Error("remote supervisor panicked", "host", e.name, "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	log := h.log.With("host", e.name)
+	delay := linkRetryMin
+	for h.ctx.Err() == nil {
+		c, err := h.connectRemote(e)
+		if err != nil {
+			log.Warn("remote host unreachable", "err", err, "retry", delay)
+			h.setRemoteStatus(e, api.HostStatus{State: "disconnected", Message: err.Error()})
+			select {
+			case <-h.ctx.Done():
+				return
+			case <-time.After(delay):
+			case <-e.kick:
+			}
+			delay = min(delay*2, linkRetryMax)
+			continue
+		}
+		delay = linkRetryMin
+		log.Info("remote daemon connected", "pid", c.DaemonPID)
+		// Reconcile before anyone else may use the link: a terminal created
+		// in between would look like one the daemon lost.
+		rctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
+		if err := h.reconcileRemote(rctx, e, c); err != nil {
+			log.Error("reconcile remote terminals", "err", err)
+		}
+		cancel()
+		e.mu.Lock()
+		e.client = c
+		close(e.upCh)
+		e.mu.Unlock()
+		h.setRemoteStatus(e, api.HostStatus{State: "up", PID: c.DaemonPID})
+		h.watchLink(e, c)
+		e.mu.Lock()
+		e.client = nil
+		e.upCh = make(chan struct{})
+		e.mu.Unlock()
+		if h.ctx.Err() != nil {
+			c.Close()
+			return
+		}
+		log.Warn("link to remote daemon lost; its terminals keep running there", "err", c.Err())
+		h.setRemoteStatus(e, api.HostStatus{State: "disconnected", Message: "link lost"})
+	}
+}
+
+// watchLink returns when c's link ends: ssh exited (kill, network) or the
+// daemon stopped answering heartbeats.
+func (h *Host) watchLink(e *remoteEP, c *ptyclient.Client) {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	misses := 0
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-c.Done():
+			return
+		case <-tick.C:
+			ctx, cancel := context.WithTimeout(h.ctx, 3*time.Second)
+			err := c.Ping(ctx)
+			cancel()
+			if err == nil {
+				misses = 0
+				continue
+			}
+			misses++
+			if misses >= 3 {
+				c.Close()
+				return
+			}
+		}
+	}
+}
+
+// connectRemote installs or upgrades the remote binary, reads the remote
+// login environment and opens the control connection.
+func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
+	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
+	defer cancel()
+	up, err := e.target.Bootstrap(ctx, h.cfg.Exe)
+	if err != nil {
+		return nil, err
+	}
+	if up {
+		h.log.Info("installed reprise on remote host", "host", e.name)
+	}
+	out, err := e.target.Run(ctx, `printf '%s\0' "$(getent passwd "$(id -un)" | cut -d: -f7)"; env -0`, nil)
+	if err != nil {
+		return nil, err
+	}
+	fields := bytes.Split(bytes.TrimRight(out, "\x00"), []byte{0})
+	var env []string
+	shell, home := "", ""
+	for i, f := range fields {
+		if i == 0 {
+			shell = string(f)
+			continue
+		}
+		kv := string(f)
+		name, val, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "HOME":
+			home = val
+		case name == "SHELL" && shell == "":
+			shell = val
+		}
+		// This connection's own variables mean nothing to a terminal that
+		// outlives it.
+		if strings.HasPrefix(name, "SSH_") || strings.HasPrefix(name, "REPRISE_") || name == "TERM" || name == "_" || name == "SHLVL" || name == "OLDPWD" || name == "PWD" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	if home == "" {
+		home = "/"
+	}
+	c, _, err := e.target.Dial(ctx, ptyclient.Options{
+		Name:   fmt.Sprintf("host-%d", os.Getpid()),
+		OnExit: func(info ptyclient.SessionInfo) { h.onRemoteExit(e, info) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.env, e.shell, e.home = env, shell, home
+	e.mu.Unlock()
+	return c, nil
+}
+
+func (h *Host) onRemoteExit(e *remoteEP, info ptyclient.SessionInfo) {
+	go func() {
+		ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+		defer cancel()
+		h.recordExit(ctx, info)
+		if c, err := e.wait(ctx); err == nil {
+			if err := c.Collect(ctx, info.ID); err != nil {
+				h.log.Debug("collect exited remote session", "host", e.name, "terminal", info.ID, "err", err)
+			}
+		}
+	}()
+}
+
+// reconcileRemote asks the remote daemon what it still owns. Exits that
+// happened while the link was down are recorded as exits; a running
+// terminal the daemon does not know at all (its daemon was killed, the
+// machine rebooted) is lost: its binding ends (terminal-exited). Every
+// other terminal simply carries on.
+func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Client) error {
+	sessions, err := c.List(ctx)
+	if err != nil {
+		return fmt.Errorf("list remote sessions: %w", err)
+	}
+	have := map[string]ptyclient.SessionInfo{}
+	for _, s := range sessions {
+		have[s.ID] = s
+	}
+	terms, err := h.store.ListTerminals(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range terms {
+		if t.Host != e.name || t.Status != api.StatusRunning {
+			continue
+		}
+		s, ok := have[t.ID]
+		switch {
+		case ok && s.Alive:
+			delete(have, t.ID)
+			if s.PID != t.PID {
+				_ = h.store.SetTerminalPID(ctx, t.ID, s.PID)
+			}
+		case ok:
+			delete(have, t.ID)
+			h.recordExit(ctx, s)
+			_ = c.Collect(ctx, t.ID)
+		default:
+			now := time.Now()
+			changed, err := h.store.MarkTerminalEnded(ctx, t.ID, api.StatusLost, nil, "", now)
+			if err != nil {
+				h.log.Warn("mark lost remote terminal", "terminal", t.ID, "err", err)
+				continue
+			}
+			h.endBindings(ctx, []string{t.ID}, now, nil)
+			if changed {
+				h.log.Warn("remote daemon no longer has terminal; it ended there", "host", e.name, "terminal", t.ID)
+				if a, err := h.Terminal(ctx, t.ID); err == nil {
+					h.events.publish(Event{Kind: api.EventTerminal, Data: a})
+				}
+			}
+		}
+	}
+	// Terminals closed here while the link was down: hang them up now.
+	for id, s := range have {
+		if t, err := h.store.GetTerminal(ctx, id); err == nil && t.Host == e.name && t.Status == api.StatusClosed && s.Alive {
+			if err := c.CloseSession(ctx, id, false); err != nil {
+				h.log.Warn("hang up remote terminal closed while disconnected", "terminal", id, "err", err)
+			}
+		}
+	}
+	return nil
+}
+
+// hostOf is the host a terminal runs on ('' for this machine).
+func (h *Host) hostOf(ctx context.Context, id string) string {
+	h.mu.Lock()
+	name, ok := h.termHost[id]
+	h.mu.Unlock()
+	if ok {
+		return name
+	}
+	t, err := h.store.GetTerminal(ctx, id)
+	if err != nil {
+		return ""
+	}
+	h.mu.Lock()
+	h.termHost[id] = t.Host
+	h.mu.Unlock()
+	return t.Host
+}
+
+// clientFor is the daemon connection that owns terminal id. For a remote
+// terminal whose link is down it fails at once with the disconnected line.
+func (h *Host) clientFor(ctx context.Context, id string) (*ptyclient.Client, error) {
+	name := h.hostOf(ctx, id)
+	if name == "" {
+		return h.client()
+	}
+	e, err := h.endpoint(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := e.up(); ok {
+		return c, nil
+	}
+	return nil, errors.New(disconnectedLine(name))
+}
+
+// remoteTerminalEnv is the environment of a new terminal on a remote host:
+// the remote login environment plus how Reprise names the terminal.
+func (h *Host) remoteTerminalEnv(e *remoteEP, id string) []string {
+	e.mu.Lock()
+	env := append([]string(nil), e.env...)
+	e.mu.Unlock()
+	env = append(env, "TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM=Reprise", "REPRISE_TERMINAL_ID="+id)
+	if e.target.RemoteHome != "" {
+		env = append(env, "REPRISE_HOME="+e.target.RemoteHome)
+	}
+	return env
+}
+
+// KickRemote retries a disconnected host's link now instead of at the end
+// of its backoff (the network came back).
+func (h *Host) KickRemote(name string) {
+	h.mu.Lock()
+	e := h.remotes[name]
+	h.mu.Unlock()
+	if e == nil {
+		return
+	}
+	select {
+	case e.kick <- struct{}{}:
+	default:
+	}
+}
+
+// remoteTarget is the ssh target of a host a viewer streams from.
+func (h *Host) remoteTarget(ctx context.Context, name string) (*remoteEP, error) {
+	return h.endpoint(ctx, name)
+}
+
+// createRemoteAgent starts an agent in a new tab on a remote host. This
+// first slice runs the agent's own command line in the remote login shell
+// with a binding recorded as for a local launch, so a dropped link and a
+// remote death are judged by the same truth table; what it does not do yet
+// is install the agent's hooks there or relay the remote inbox, so the
+// binding learns nothing from the agent itself (docs/remote.md).
+func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error) {
+	c, err := h.store.GetAgentConfig(ctx, req.Agent)
+	if err != nil {
+		return api.CreateAgentResult{}, unknownAgent(req.Agent, err)
+	}
+	if req.PaneID != "" {
+		return api.CreateAgentResult{}, errors.New("agents on a remote host open in a new tab (pane replacement is not supported there yet)")
+	}
+	lr := catalog.LaunchRequest{Prompt: req.Prompt, ResumeSessionID: req.ResumeSessionID}
+	if req.ResumeSessionID == "" && len(c.SessionIDArgs) > 0 && c.SessionIDKind != "" {
+		lr.PreassignID = catalog.NewUUID()
+	}
+	l, err := catalog.Build(toCatalogConfig(c), lr)
+	if err != nil {
+		return api.CreateAgentResult{}, err
+	}
+	e, err := h.endpoint(ctx, req.Host)
+	if err != nil {
+		return api.CreateAgentResult{}, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	_, err = e.wait(wctx)
+	cancel()
+	if err != nil {
+		return api.CreateAgentResult{}, err
+	}
+	e.mu.Lock()
+	shell, home := e.shell, e.home
+	e.mu.Unlock()
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = home
+	}
+	cmd := shellquote.Join(l.Argv)
+	if len(l.Stdin) > 0 {
+		cmd = "printf '%s' " + shellquote.Quote(string(l.Stdin)) + " | " + cmd
+	}
+	// As locally: when the agent ends, the pane drops to a shell.
+	argv := []string{shell, "-l", "-c", cmd + "; exec " + shellquote.Quote(shell) + " -l"}
+	extra := []string{"REPRISE_AGENT=" + c.ID}
+	for k, v := range l.Env {
+		extra = append(extra, k+"="+v)
+	}
+	beforeStart := func(tid string) {
+		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
+			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
+			Prompted: req.ResumeSessionID != "", At: time.Now(),
+		}); err != nil {
+			h.log.Warn("record launch binding", "terminal", tid, "err", err)
+		}
+	}
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart, host: req.Host})
+	if err != nil {
+		return api.CreateAgentResult{}, err
+	}
+	var paneID string
+	if _, err := h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {
+		l2, p, err := builder.AddTab(lay, t.ID)
+		paneID = p
+		return l2, err
+	}); err != nil {
+		h.dispose(ctx, []string{t.ID})
+		return api.CreateAgentResult{}, err
+	}
+	h.log.Info("agent started on remote host", "agent", c.ID, "host", req.Host, "terminal", t.ID, "pane", paneID, "session", l.SessionID)
+	return api.CreateAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil
+}
