@@ -56,9 +56,9 @@ type Host struct {
 	daemon   *ptyclient.Client
 	status   api.DaemonStatus
 	restarts []time.Time
-	sweep    map[string]string // daemon-death snapshot: terminal id → session id, until reconciled
-	fg       map[string]string // terminal id → last reported foreground command
-	cwd      map[string]string // terminal id → last recorded working directory
+	sweep    map[string]string    // daemon-death snapshot: terminal id → session id, until reconciled
+	fg       map[string]string    // terminal id → last reported foreground command
+	cwd      map[string]string    // terminal id → last recorded working directory
 	remotes  map[string]*remoteEP // remote host name → its supervisor
 	termHost map[string]string    // terminal id → host ('' local), a cache of the store
 

@@ -382,7 +382,7 @@ func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Cl
 	return nil
 }
 
-// hostOf is the host a terminal runs on ('' for this machine).
+// hostOf is the host a terminal runs on (” for this machine).
 func (h *Host) hostOf(ctx context.Context, id string) string {
 	h.mu.Lock()
 	name, ok := h.termHost[id]
