@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -180,6 +179,7 @@ func (h *Host) superviseRemote(e *remoteEP) {
 	}()
 	log := h.log.With("host", e.name)
 	delay := linkRetryMin
+	var downAt time.Time
 	for h.ctx.Err() == nil {
 		c, err := h.connectRemote(e)
 		if err != nil {
@@ -195,7 +195,11 @@ func (h *Host) superviseRemote(e *remoteEP) {
 			continue
 		}
 		delay = linkRetryMin
-		log.Info("remote daemon connected", "pid", c.DaemonPID)
+		if downAt.IsZero() {
+			log.Info("remote daemon connected", "pid", c.DaemonPID)
+		} else {
+			log.Info("link to remote daemon back", "pid", c.DaemonPID, "down", time.Since(downAt).Round(time.Millisecond))
+		}
 		// Reconcile before anyone else may use the link: a terminal created
 		// in between would look like one the daemon lost.
 		rctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
@@ -217,6 +221,7 @@ func (h *Host) superviseRemote(e *remoteEP) {
 			c.Close()
 			return
 		}
+		downAt = time.Now()
 		log.Warn("link to remote daemon lost; its terminals keep running there", "err", c.Err())
 		h.setRemoteStatus(e, api.HostStatus{State: "disconnected", Message: "link lost"})
 	}
@@ -256,32 +261,19 @@ func (h *Host) watchLink(e *remoteEP, c *ptyclient.Client) {
 func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
 	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
 	defer cancel()
-	up, err := e.target.Bootstrap(ctx, h.cfg.Exe)
+	up, probe, err := e.target.Bootstrap(ctx, h.cfg.Exe)
 	if err != nil {
 		return nil, err
 	}
 	if up {
 		h.log.Info("installed reprise on remote host", "host", e.name)
 	}
-	out, err := e.target.Run(ctx, `printf '%s\0' "$(getent passwd "$(id -un)" | cut -d: -f7)"; env -0`, nil)
-	if err != nil {
-		return nil, err
-	}
-	fields := bytes.Split(bytes.TrimRight(out, "\x00"), []byte{0})
 	var env []string
-	shell, home := "", ""
-	for i, f := range fields {
-		if i == 0 {
-			shell = string(f)
-			continue
-		}
-		kv := string(f)
+	shell, home := probe.Shell, ""
+	for _, kv := range probe.Env {
 		name, val, _ := strings.Cut(kv, "=")
-		switch {
-		case name == "HOME":
+		if name == "HOME" {
 			home = val
-		case name == "SHELL" && shell == "":
-			shell = val
 		}
 		// This connection's own variables mean nothing to a terminal that
 		// outlives it.
@@ -289,9 +281,6 @@ func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
 			continue
 		}
 		env = append(env, kv)
-	}
-	if shell == "" {
-		shell = "/bin/sh"
 	}
 	if home == "" {
 		home = "/"

@@ -67,7 +67,7 @@ func TestBootstrapDialAndUpgrade(t *testing.T) {
 	tg := target(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	up, err := tg.Bootstrap(ctx, reprise)
+	up, _, err := tg.Bootstrap(ctx, reprise)
 	if err != nil || !up {
 		t.Fatalf("first bootstrap: uploaded %v, %v", up, err)
 	}
@@ -76,7 +76,7 @@ func TestBootstrapDialAndUpgrade(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("remote binary differs (%d vs %d bytes)", len(got), len(want))
 	}
-	if up, err := tg.Bootstrap(ctx, reprise); err != nil || up {
+	if up, _, err := tg.Bootstrap(ctx, reprise); err != nil || up {
 		t.Fatalf("second bootstrap: uploaded %v, %v; want no upload", up, err)
 	}
 
@@ -97,7 +97,7 @@ func TestBootstrapDialAndUpgrade(t *testing.T) {
 	if err := os.WriteFile(newer, append(want, []byte("v2")...), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if up, err := tg.Bootstrap(ctx, newer); err != nil || !up {
+	if up, _, err := tg.Bootstrap(ctx, newer); err != nil || !up {
 		t.Fatalf("upgrade: uploaded %v, %v", up, err)
 	}
 	c.Close()
@@ -146,7 +146,7 @@ func TestPassphraseKeyFailsClearly(t *testing.T) {
 	tg := target(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := tg.Bootstrap(ctx, reprise)
+	_, _, err := tg.Bootstrap(ctx, reprise)
 	if err == nil {
 		t.Fatal("bootstrap with a locked key succeeded")
 	}

@@ -214,28 +214,66 @@ func lastLine(s string) string {
 	return ""
 }
 
-// Platform is the remote's `uname -sm` as GOOS/GOARCH.
-func (t Target) Platform(ctx context.Context) (goos, goarch string, err error) {
-	out, err := t.Run(ctx, "uname -sm", nil)
+// Probe is what one round trip learns about the remote: its platform, the
+// checksum of the installed reprise (empty: none), and the login shell and
+// environment new terminals there start from.
+type Probe struct {
+	GOOS, GOARCH string
+	BinarySHA256 string
+	Shell        string
+	Env          []string // KEY=VALUE, as the remote login sees it
+}
+
+// Probe runs one remote command: a reconnect costs one round trip (plus
+// the channel of the daemon connection), not one per question.
+func (t Target) Probe(ctx context.Context) (Probe, error) {
+	script := `uname -sm; (sha256sum ` + t.binExpr() + ` 2>/dev/null || echo none) | cut -d' ' -f1; getent passwd "$(id -un)" | cut -d: -f7; env -0`
+	out, err := t.Run(ctx, script, nil)
 	if err != nil {
-		return "", "", err
+		return Probe{}, err
 	}
-	f := strings.Fields(string(out))
+	var p Probe
+	rest := string(out)
+	var lines [3]string
+	for i := range lines {
+		line, after, ok := strings.Cut(rest, "\n")
+		if !ok {
+			return Probe{}, fmt.Errorf("on %s: unexpected probe output %q", t.Name, out)
+		}
+		lines[i], rest = strings.TrimSpace(line), after
+	}
+	f := strings.Fields(lines[0])
 	if len(f) != 2 {
-		return "", "", fmt.Errorf("on %s: unexpected uname output %q", t.Name, out)
+		return Probe{}, fmt.Errorf("on %s: unexpected uname output %q", t.Name, lines[0])
 	}
-	goos = strings.ToLower(f[0])
+	p.GOOS = strings.ToLower(f[0])
 	switch f[1] {
 	case "x86_64", "amd64":
-		goarch = "amd64"
+		p.GOARCH = "amd64"
 	case "aarch64", "arm64":
-		goarch = "arm64"
+		p.GOARCH = "arm64"
 	case "i686", "i386":
-		goarch = "386"
+		p.GOARCH = "386"
 	default:
-		goarch = f[1]
+		p.GOARCH = f[1]
 	}
-	return goos, goarch, nil
+	if lines[1] != "none" {
+		p.BinarySHA256 = lines[1]
+	}
+	p.Shell = lines[2]
+	for _, kv := range strings.Split(strings.TrimRight(rest, "\x00"), "\x00") {
+		if kv == "" {
+			continue
+		}
+		if name, val, _ := strings.Cut(kv, "="); name == "SHELL" && p.Shell == "" {
+			p.Shell = val
+		}
+		p.Env = append(p.Env, kv)
+	}
+	if p.Shell == "" {
+		p.Shell = "/bin/sh"
+	}
+	return p, nil
 }
 
 // Bootstrap makes the remote run exactly the binary exe: it checks the
@@ -244,38 +282,34 @@ func (t Target) Platform(ctx context.Context) (goos, goarch string, err error) {
 // directory — to a temporary file, verified, then renamed over the old
 // one. The rename is atomic, and a running remote daemon keeps running the
 // binary it was started from (its inode); the next daemon start uses the
-// new one. It reports whether it uploaded.
-func (t Target) Bootstrap(ctx context.Context, exe string) (uploaded bool, err error) {
-	goos, goarch, err := t.Platform(ctx)
+// new one. It reports whether it uploaded, and what the probe found.
+func (t Target) Bootstrap(ctx context.Context, exe string) (uploaded bool, p Probe, err error) {
+	p, err = t.Probe(ctx)
 	if err != nil {
-		return false, err
+		return false, p, err
 	}
-	if goos != runtime.GOOS || goarch != runtime.GOARCH {
-		return false, fmt.Errorf("%s runs %s/%s but this Reprise is built for %s/%s; install a matching reprise there (no cross-platform binaries ship yet)", t.Name, goos, goarch, runtime.GOOS, runtime.GOARCH)
+	if p.GOOS != runtime.GOOS || p.GOARCH != runtime.GOARCH {
+		return false, p, fmt.Errorf("%s runs %s/%s but this Reprise is built for %s/%s; install a matching reprise there (no cross-platform binaries ship yet)", t.Name, p.GOOS, p.GOARCH, runtime.GOOS, runtime.GOARCH)
 	}
 	sum, err := fileSHA256(exe)
 	if err != nil {
-		return false, err
+		return false, p, err
 	}
-	// Old daemons' logs and sockets live under the home; the binary in bin/.
-	have, err := t.Run(ctx, "sha256sum "+t.binExpr()+" 2>/dev/null || true", nil)
-	if err != nil {
-		return false, err
-	}
-	if f := strings.Fields(string(have)); len(f) > 0 && f[0] == sum {
-		return false, nil
+	if p.BinarySHA256 == sum {
+		return false, p, nil
 	}
 	f, err := os.Open(exe)
 	if err != nil {
-		return false, fmt.Errorf("open %s: %w", exe, err)
+		return false, p, fmt.Errorf("open %s: %w", exe, err)
 	}
 	defer f.Close()
 	// umask 077: the home and the binary are private to the remote user.
 	script := fmt.Sprintf(`set -e; umask 077; h=%s; mkdir -p "$h/bin"; tmp="$h/bin/.reprise.upload.$$"; trap 'rm -f "$tmp"' EXIT; cat > "$tmp"; echo "%s  $tmp" | sha256sum -c --quiet -; chmod 700 "$tmp"; mv -f "$tmp" "$h/bin/reprise"; trap - EXIT`, t.homeExpr(), sum)
 	if _, err := t.Run(ctx, script, f); err != nil {
-		return false, fmt.Errorf("upload reprise to %s: %w", t.Name, err)
+		return false, p, fmt.Errorf("upload reprise to %s: %w", t.Name, err)
 	}
-	return true, nil
+	p.BinarySHA256 = sum
+	return true, p, nil
 }
 
 func fileSHA256(path string) (string, error) {
@@ -450,7 +484,7 @@ func ForHost(homeDir, name, dest, remoteHome, sshConfig string) Target {
 // Check is `reprise hosts check`: it bootstraps the host and asks its
 // daemon for its sessions, starting the daemon if none runs.
 func (t Target) Check(ctx context.Context, exe string) (string, error) {
-	up, err := t.Bootstrap(ctx, exe)
+	up, _, err := t.Bootstrap(ctx, exe)
 	if err != nil {
 		return "", err
 	}
