@@ -85,7 +85,8 @@ func commands(c *cobra.Command, prefix []string) [][]string {
 // allCommands is every command a user can run; TestEveryCommandHasHelp
 // checks the tree has no other.
 var allCommands = []string{"serve", "terminals", "terminals list", "agents", "agents list", "agents create", "agents update", "agents status",
-	"agents reset", "sessions", "sessions list", "resume", "restore-check", "mcp", "ptyd", "version",
+	"agents reset", "sessions", "sessions list", "resume", "restore-check", "mcp", "ptyd", "ptyd connect", "version",
+	"hosts", "hosts add", "hosts list", "hosts remove", "hosts check",
 	"completion", "completion bash", "completion zsh", "completion fish", "completion powershell"}
 
 func TestEveryCommandIsListed(t *testing.T) {

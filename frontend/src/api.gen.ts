@@ -140,6 +140,7 @@ export interface CreateAgentRequest {
   cwd?: string;
   defaultCwd?: string;
   paneId?: string;
+  host?: string;
 }
 
 /** api.CreateAgentResult */
@@ -210,6 +211,7 @@ export interface Layout {
 /** web.NewTabParams */
 export interface NewTabParams {
   cwd?: string;
+  host?: string;
 }
 
 /** host.PaneForecast */
@@ -345,6 +347,8 @@ export interface Terminal {
   restoredEndedAt?: string | null;
   paneId?: string;
   foreground?: string;
+  host?: string;
+  link?: string;
 }
 
 /** web.TerminalParams */
