@@ -45,7 +45,10 @@ func (s *Store) AddHost(ctx context.Context, h Host) (Host, error) {
 		h.CreatedAt = time.Now().UnixMilli()
 	}
 	if err := s.db.WithContext(ctx).Create(&h).Error; err != nil {
-		return Host{}, fmt.Errorf("add host %q: %w", h.Name, dbErr(err))
+		if err = dbErr(err); errors.Is(err, ErrConflict) {
+			return Host{}, fmt.Errorf("host %q already exists (reprise hosts remove %s first): %w", h.Name, h.Name, ErrConflict)
+		}
+		return Host{}, fmt.Errorf("add host %q: %w", h.Name, err)
 	}
 	return h, nil
 }
