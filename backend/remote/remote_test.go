@@ -134,7 +134,34 @@ func TestBootstrapDialAndUpgrade(t *testing.T) {
 }
 
 // A key with a passphrase, no agent and no askpass: one clear line, fast.
+// It runs again inside a pty (script(1)), where a prompting ssh would wait
+// on /dev/tty for a passphrase nobody types: there it must not hang either.
 func TestPassphraseKeyFailsClearly(t *testing.T) {
+	t.Run("no tty", testPassphraseKey)
+	t.Run("under a tty", func(t *testing.T) {
+		if os.Getenv("REPRISE_TEST_IN_PTY") != "" {
+			t.Skip("already in the pty")
+		}
+		scriptBin, err := exec.LookPath("script")
+		if err != nil {
+			t.Skip("no script(1)")
+		}
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, scriptBin, "-qec", self+" -test.run='^TestPassphraseKeyFailsClearly$/^no_tty$' -test.v", "/dev/null")
+		cmd.Env = append(os.Environ(), "REPRISE_TEST_IN_PTY=1", testenv.BinEnv+"="+reprise)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestPassphraseKeyFailsClearly/no_tty") {
+			t.Fatalf("under a pty: %v\n%s", err, out)
+		}
+	})
+}
+
+func testPassphraseKey(t *testing.T) {
 	s := testenv.StartSSHD(t)
 	key := filepath.Join(t.TempDir(), "locked")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "secret-pass", "-f", key).CombinedOutput(); err != nil {
