@@ -1,0 +1,166 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/internal/testenv"
+)
+
+// endpoints gives the local daemon (Unix socket) and a remote one (over a
+// loopback sshd), the same binary on both sides, so their ratio is the
+// cost of the ssh link.
+func endpoints(b *testing.B) map[string]*ptyclient.Client {
+	b.Helper()
+	dir, err := os.MkdirTemp("", "rl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		testenv.StopInstance(dir)
+		os.RemoveAll(dir)
+	})
+	ctx := context.Background()
+	local, err := ptyclient.Ensure(ctx, paths.Home{Dir: dir}, reprise, ptyclient.Options{Name: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { local.Close() })
+	s := testenv.StartSSHD(b)
+	rh, err := os.MkdirTemp("", "rr")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		testenv.StopInstance(rh)
+		os.RemoveAll(rh)
+	})
+	tg := Target{Name: "box", Dest: s.Alias, SSHConfig: s.Config, RemoteHome: rh, ControlDir: filepath.Join(s.Dir, "cm")}
+	if _, _, err := tg.Bootstrap(ctx, reprise); err != nil {
+		b.Fatal(err)
+	}
+	rc, _, err := tg.Dial(ctx, ptyclient.Options{Name: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		rc.Close()
+		if pid := tg.ControlPID(context.Background()); pid > 0 {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	})
+	return map[string]*ptyclient.Client{"local": local, "ssh": rc}
+}
+
+var benchSeq atomic.Int64
+
+// BenchmarkLinkCat streams 32 MiB of text from `head -c` through each
+// daemon to this client, acknowledging as it reads (flow control on).
+func BenchmarkLinkCat(b *testing.B) {
+	const size = 32 << 20
+	eps := endpoints(b)
+	for _, name := range []string{"local", "ssh"} {
+		c := eps[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(size)
+			for i := 0; i < b.N; i++ {
+				id := fmt.Sprintf("t_cat%d", benchSeq.Add(1))
+				var got atomic.Int64
+				done := make(chan struct{})
+				var sub *ptyclient.Subscription
+				ready := make(chan struct{})
+				// base64 of zeros: printable, no tty translation surprises.
+				script := fmt.Sprintf("head -c %d /dev/zero | base64 -w 0 | head -c %d; sleep 600", size*3/4, size)
+				if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/sh", "-c", script}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 200, Rows: 50}); err != nil {
+					b.Fatal(err)
+				}
+				sub, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{OnData: func(p []byte) {
+					<-ready
+					if got.Add(int64(len(p))) >= size {
+						select {
+						case <-done:
+						default:
+							close(done)
+						}
+					}
+					_ = sub.Ack(int64(len(p)))
+				}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				close(ready)
+				select {
+				case <-done:
+				case <-time.After(2 * time.Minute):
+					b.Fatalf("%s: got %d of %d bytes", name, got.Load(), size)
+				}
+				_ = c.CloseSession(context.Background(), id, false)
+			}
+		})
+	}
+}
+
+// BenchmarkLinkEcho types one key into `cat` in a pty and waits for the
+// echo, through each daemon; it reports the median and p95 round trip.
+func BenchmarkLinkEcho(b *testing.B) {
+	eps := endpoints(b)
+	for _, name := range []string{"local", "ssh"} {
+		c := eps[name]
+		b.Run(name, func(b *testing.B) {
+			id := fmt.Sprintf("t_echo%d", benchSeq.Add(1))
+			if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/cat"}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}}); err != nil {
+				b.Fatal(err)
+			}
+			defer c.CloseSession(context.Background(), id, false)
+			echoed := make(chan struct{}, 16)
+			var buf bytes.Buffer
+			var sub *ptyclient.Subscription
+			ready := make(chan struct{})
+			sub, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{OnData: func(p []byte) {
+				<-ready
+				buf.Write(p)
+				_ = sub.Ack(int64(len(p)))
+				for strings.Contains(buf.String(), "x") {
+					rest := strings.Replace(buf.String(), "x", "", 1)
+					buf.Reset()
+					buf.WriteString(rest)
+					echoed <- struct{}{}
+				}
+			}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			close(ready)
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if err := c.Input(id, []byte("x")); err != nil {
+					b.Fatal(err)
+				}
+				select {
+				case <-echoed:
+				case <-time.After(10 * time.Second):
+					b.Fatal("no echo")
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			b.StopTimer()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
