@@ -37,7 +37,12 @@ type remoteEP struct {
 	env    []string      // the remote login environment (from the last connect)
 	shell  string
 	home   string
+	probed bool // bootstrapped by this host process
 	kick   chan struct{}
+	// dialMu serialises new ssh connections to the host: two started at
+	// once with no ControlMaster running would both become masters, and
+	// the second would bypass the socket (a link nobody can see drop).
+	dialMu sync.Mutex
 }
 
 // linkRetry bounds the reconnect backoff: from linkRetryMin doubling to
@@ -256,14 +261,51 @@ func (h *Host) watchLink(e *remoteEP, c *ptyclient.Client) {
 	}
 }
 
-// connectRemote installs or upgrades the remote binary, reads the remote
-// login environment and opens the control connection.
+// connectRemote opens the control connection. The first connect of this
+// host process bootstraps (installs or upgrades the remote binary, reads
+// the login environment); a reconnect after a dropped link goes straight
+// to the daemon channel, since only we change the remote binary: that
+// makes a reconnect one ssh connection, not two. A failed dial bootstraps
+// again next time.
 func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
 	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
 	defer cancel()
+	e.mu.Lock()
+	probed := e.probed
+	e.mu.Unlock()
+	if !probed {
+		e.dialMu.Lock()
+		err := h.bootstrapRemote(ctx, e)
+		e.dialMu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+	c, err := e.dial(ctx, ptyclient.Options{
+		Name:   fmt.Sprintf("host-%d", os.Getpid()),
+		OnExit: func(info ptyclient.SessionInfo) { h.onRemoteExit(e, info) },
+	})
+	if err != nil {
+		e.mu.Lock()
+		e.probed = false
+		e.mu.Unlock()
+		return nil, err
+	}
+	return c, nil
+}
+
+// dial opens a daemon channel to the host (see dialMu).
+func (e *remoteEP) dial(ctx context.Context, opts ptyclient.Options) (*ptyclient.Client, error) {
+	e.dialMu.Lock()
+	defer e.dialMu.Unlock()
+	c, _, err := e.target.Dial(ctx, opts)
+	return c, err
+}
+
+func (h *Host) bootstrapRemote(ctx context.Context, e *remoteEP) error {
 	up, probe, err := e.target.Bootstrap(ctx, h.cfg.Exe)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if up {
 		h.log.Info("installed reprise on remote host", "host", e.name)
@@ -285,17 +327,10 @@ func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
 	if home == "" {
 		home = "/"
 	}
-	c, _, err := e.target.Dial(ctx, ptyclient.Options{
-		Name:   fmt.Sprintf("host-%d", os.Getpid()),
-		OnExit: func(info ptyclient.SessionInfo) { h.onRemoteExit(e, info) },
-	})
-	if err != nil {
-		return nil, err
-	}
 	e.mu.Lock()
-	e.env, e.shell, e.home = env, shell, home
+	e.env, e.shell, e.home, e.probed = env, shell, home, true
 	e.mu.Unlock()
-	return c, nil
+	return nil
 }
 
 func (h *Host) onRemoteExit(e *remoteEP, info ptyclient.SessionInfo) {
@@ -345,13 +380,15 @@ func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Cl
 			h.recordExit(ctx, s)
 			_ = c.Collect(ctx, t.ID)
 		default:
+			// The binding ends first, as in the local reconcile: whoever
+			// sees the terminal ended sees its binding ended too.
 			now := time.Now()
+			h.endBindings(ctx, []string{t.ID}, now, nil)
 			changed, err := h.store.MarkTerminalEnded(ctx, t.ID, api.StatusLost, nil, "", now)
 			if err != nil {
 				h.log.Warn("mark lost remote terminal", "terminal", t.ID, "err", err)
 				continue
 			}
-			h.endBindings(ctx, []string{t.ID}, now, nil)
 			if changed {
 				h.log.Warn("remote daemon no longer has terminal; it ended there", "host", e.name, "terminal", t.ID)
 				if a, err := h.Terminal(ctx, t.ID); err == nil {

@@ -47,7 +47,7 @@ func (v *Viewer) remoteClient(ctx context.Context, host string) (*ptyclient.Clie
 	if _, ok := e.up(); !ok {
 		return nil, fmt.Errorf("%s", disconnectedLine(host))
 	}
-	c, _, err = e.target.Dial(ctx, ptyclient.Options{Name: fmt.Sprintf("viewer-%d", os.Getpid())})
+	c, err = e.dial(ctx, ptyclient.Options{Name: fmt.Sprintf("viewer-%d", os.Getpid())})
 	if err != nil {
 		return nil, err
 	}
