@@ -89,6 +89,16 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             {state.label}
           </span>
         )}
+        {terminal?.host && (
+          <span className="pill pane-host" data-testid="pane-host" title={`running on ${terminal.host}`}>
+            {terminal.host}
+          </span>
+        )}
+        {terminal?.link && (
+          <span className="pill state-offline" data-testid="pane-link">
+            {terminal.link}
+          </span>
+        )}
         {restored && (
           <span className="pill state-restored" data-testid="pane-restored" title={restored.detail}>
             {restored.label}
