@@ -1,8 +1,17 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/reprise-dev/reprise/backend/remote"
+	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 func TestHostsAddListRemove(t *testing.T) {
@@ -33,5 +42,57 @@ func TestHostsAddListRemove(t *testing.T) {
 	}
 	if _, out, _ := runCLI("hosts", "list", "--json", "--home", home); strings.TrimSpace(out) != "[]" {
 		t.Errorf("list after remove: %q", out)
+	}
+}
+
+// `reprise hosts check` with the real binary against a real sshd: it
+// installs itself on the remote (the same bytes), starts the remote daemon
+// detached and reports it; a second check finds the binary up to date and
+// the same daemon still running after the first ssh link ended.
+func TestHostsCheckOverSSH(t *testing.T) {
+	s := testenv.StartSSHD(t)
+	home, err := os.MkdirTemp("", "rc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := os.MkdirTemp("", "rr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		testenv.StopInstance(rh)
+		tg := remote.ForHost(home, "box", s.Alias, rh, s.Config)
+		if pid := tg.ControlPID(context.Background()); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		os.RemoveAll(rh)
+		os.RemoveAll(home)
+	})
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(reprise, append(args, "--home", home)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("hosts", "add", "box", "--ssh", s.Alias, "--ssh-config", s.Config, "--remote-home", rh)
+	first := run("hosts", "check", "box")
+	if !strings.Contains(first, "box: ok (binary installed; daemon pid ") {
+		t.Fatalf("first check: %q", first)
+	}
+	want, _ := os.ReadFile(reprise)
+	got, _ := os.ReadFile(filepath.Join(rh, "bin", "reprise"))
+	if !bytes.Equal(got, want) {
+		t.Fatalf("remote binary is %d bytes, want the same %d", len(got), len(want))
+	}
+	if st, err := os.Stat(filepath.Join(rh, "run", "ptyd.sock")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("remote daemon socket: %v %v, want mode 0600", st, err)
+	}
+	second := run("hosts", "check", "box")
+	pid := func(s string) string { _, after, _ := strings.Cut(s, "daemon pid "); f, _, _ := strings.Cut(after, ","); return f }
+	if !strings.Contains(second, "binary up to date") || pid(second) != pid(first) {
+		t.Fatalf("second check %q after %q: want the binary up to date and the same daemon", second, first)
 	}
 }

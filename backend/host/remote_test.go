@@ -238,3 +238,45 @@ func TestRemoteAndLocalSideBySide(t *testing.T) {
 		t.Errorf("remote daemon socket: %v", err)
 	}
 }
+
+// The remote terminal outlives the host: a host that quits and starts
+// again finds it running on the remote daemon (the link came back, nothing
+// ended), and the pane's stream carries on with what it printed meanwhile.
+func TestRemoteTerminalOutlivesHostRestart(t *testing.T) {
+	h, s, rh := remoteHost(t)
+	ctx := context.Background()
+	term, err := h.createTerminal(ctx, newTerminal{host: "box", cwd: "/", argv: []string{"/bin/sh", "-c", "echo before; read x; echo after-$x; exec sleep 600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "claude", SessionID: "s-restart", Cwd: "/", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	home := h.Home()
+	h.Close()
+	h2 := startHost(t, home)
+	t.Cleanup(func() {
+		h2.Close()
+		tg := remote.ForHost(home.Dir, "box", s.Alias, rh, s.Config)
+		if pid := tg.ControlPID(context.Background()); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	waitUntil(t, "the link after the restart", 30*time.Second, func() bool { return h2.HostStatus("box").State == "up" })
+	tm, err := h2.Terminal(ctx, term.ID)
+	if err != nil || tm.Status != api.StatusRunning || tm.PID != term.PID {
+		t.Fatalf("after the host restart: %+v, %v; want the same running terminal", tm, err)
+	}
+	if b, err := h2.store.GetBinding(ctx, term.ID); err != nil || b.EndedAt != nil {
+		t.Fatalf("binding after the host restart: %+v, %v", b, err)
+	}
+	v := h2.NewViewer()
+	defer v.Close()
+	scr := attach(t, v, term.ID)
+	if err := v.Input(ctx, term.ID, []byte("42\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the output", 20*time.Second, func() bool {
+		return strings.Contains(scr.String(), "before") && strings.Contains(scr.String(), "after-42")
+	})
+}
