@@ -167,7 +167,14 @@ func firstDiff(a, b string) int {
 // the reconnect (which starts a new daemon) the terminal it no longer owns
 // is lost and its agent's binding ends terminal-exited.
 func TestRemoteDaemonKilledEndsTerminal(t *testing.T) {
-	h, _, _ := remoteHost(t)
+	t.Run("daemon killed", func(t *testing.T) { testRemoteDeath(t, false) })
+	// "Remote reboot": every process of the remote Reprise home (the
+	// daemon, the terminals, what they started) killed at once.
+	t.Run("remote reboot", func(t *testing.T) { testRemoteDeath(t, true) })
+}
+
+func testRemoteDeath(t *testing.T, reboot bool) {
+	h, _, rh := remoteHost(t)
 	ctx := context.Background()
 	term, err := h.createTerminal(ctx, newTerminal{host: "box", argv: []string{"/bin/sh", "-c", "echo started; exec sleep 600"}})
 	if err != nil {
@@ -180,7 +187,9 @@ func TestRemoteDaemonKilledEndsTerminal(t *testing.T) {
 	if st.State != "up" || st.PID <= 0 {
 		t.Fatalf("host status %+v", st)
 	}
-	if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
+	if reboot {
+		testenv.StopInstance(rh)
+	} else if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the terminal to end", 20*time.Second, func() bool {
