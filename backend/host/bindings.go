@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reprise-dev/reprise/backend/agents/catalog"
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
@@ -97,6 +98,12 @@ func (h *Host) candidateOr(ctx context.Context, b bindings.Binding) (ok bool, wh
 	can, label := h.canResume(ctx, b.AgentID)
 	if !bindings.Candidate(&b, can) {
 		return false, "", ""
+	}
+	if h.hostOf(ctx, b.TerminalID) != "" {
+		// The transcript and the directory are on the remote; this slice
+		// does not ask it (docs/remote.md), and a resume that finds no
+		// conversation says so in its pane.
+		return true, "", ""
 	}
 	stored, _ := h.store.Transcript(ctx, b.TerminalID)
 	cwd := h.bindingCwd(ctx, b)
@@ -503,11 +510,19 @@ func (h *Host) resume(ctx context.Context, rreq api.ResumeRequest) (api.ResumeRe
 			cwd = t.Cwd
 		}
 	}
-	req := api.CreateAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID}
-	c, l, lcwd, err := h.launch(ctx, req)
+	req := api.CreateAgentRequest{Agent: b.AgentID, ResumeSessionID: b.SessionID, Cwd: cwd, PaneID: paneID, Host: h.hostOf(ctx, terminalID)}
 	var res api.CreateAgentResult
-	if err == nil {
-		res, err = h.runLaunch(ctx, req, c, l, lcwd)
+	if req.Host != "" {
+		// On the host where the conversation lives, in its remote cwd.
+		res, err = h.createRemoteAgent(ctx, req)
+	} else {
+		var c store.AgentConfig
+		var l catalog.Launch
+		var lcwd string
+		c, l, lcwd, err = h.launch(ctx, req)
+		if err == nil {
+			res, err = h.runLaunch(ctx, req, c, l, lcwd)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("couldn't resume %s: %w", label, err)

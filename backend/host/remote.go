@@ -13,6 +13,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/agents/catalog"
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/shellquote"
@@ -487,9 +488,6 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	if err != nil {
 		return api.CreateAgentResult{}, unknownAgent(req.Agent, err)
 	}
-	if req.PaneID != "" {
-		return api.CreateAgentResult{}, errors.New("agents on a remote host open in a new tab (pane replacement is not supported there yet)")
-	}
 	lr := catalog.LaunchRequest{Prompt: req.Prompt, ResumeSessionID: req.ResumeSessionID}
 	if req.ResumeSessionID == "" && len(c.SessionIDArgs) > 0 && c.SessionIDKind != "" {
 		lr.PreassignID = catalog.NewUUID()
@@ -510,6 +508,12 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	}
 	e.mu.Lock()
 	shell, home := e.shell, e.home
+	sshPath := ""
+	for _, kv := range e.env {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			sshPath = p
+		}
+	}
 	e.mu.Unlock()
 	cwd := req.Cwd
 	if cwd == "" {
@@ -519,6 +523,11 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	if len(l.Stdin) > 0 {
 		cmd = "printf '%s' " + shellquote.Quote(string(l.Stdin)) + " | " + cmd
 	}
+	// A login shell's profile may reset PATH (Debian's /etc/profile
+	// does): the agent is looked up on the ssh session's PATH too.
+	if sshPath != "" {
+		cmd = `PATH="$PATH":` + shellquote.Quote(sshPath) + "; export PATH; " + cmd
+	}
 	// As locally: when the agent ends, the pane drops to a shell.
 	argv := []string{shell, "-l", "-c", cmd + "; exec " + shellquote.Quote(shell) + " -l"}
 	extra := []string{"REPRISE_AGENT=" + c.ID}
@@ -527,24 +536,37 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	}
 	beforeStart := func(tid string) {
 		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
+			// No hooks report prompts from the remote yet: a launch prompt
+			// (or a resume) is the evidence that there is a conversation.
 			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
-			Prompted: req.ResumeSessionID != "", At: time.Now(),
+			Prompted: req.ResumeSessionID != "" || req.Prompt != "", At: time.Now(),
 		}); err != nil {
 			h.log.Warn("record launch binding", "terminal", tid, "err", err)
+		}
+		if req.ResumeSessionID != "" {
+			h.markResuming(ctx, tid, c.ID, l.SessionID)
 		}
 	}
 	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart, host: req.Host})
 	if err != nil {
 		return api.CreateAgentResult{}, err
 	}
-	var paneID string
+	var paneID, replaced string
 	if _, err := h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {
+		if req.PaneID != "" {
+			l2, old, err := layout.ReplaceTerminal(lay, req.PaneID, t.ID)
+			paneID, replaced = req.PaneID, old
+			return l2, err
+		}
 		l2, p, err := builder.AddTab(lay, t.ID)
 		paneID = p
 		return l2, err
 	}); err != nil {
 		h.dispose(ctx, []string{t.ID})
 		return api.CreateAgentResult{}, err
+	}
+	if replaced != "" {
+		h.dispose(ctx, []string{replaced})
 	}
 	h.log.Info("agent started on remote host", "agent", c.ID, "host", req.Host, "terminal", t.ID, "pane", paneID, "session", l.SessionID)
 	return api.CreateAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil

@@ -23,11 +23,13 @@ import (
 // the same Unix user, a Reprise home of its own on the "remote" side.
 func remoteHost(t *testing.T) (*Host, *testenv.SSHD, string) {
 	t.Helper()
-	s := testenv.StartSSHD(t, "SetEnv PATH="+fakeBin+":/usr/bin:/bin")
 	rh, err := os.MkdirTemp("", "rr")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The fake agents on the remote PATH, keeping their state in the
+	// remote home rather than the test user's own ~/.claude.
+	s := testenv.StartSSHD(t, "SetEnv PATH="+fakeBin+":/usr/bin:/bin CLAUDE_CONFIG_DIR="+filepath.Join(rh, "claude-config")+" CODEX_HOME="+filepath.Join(rh, "codex-home"))
 	t.Cleanup(func() {
 		testenv.StopInstance(rh)
 		os.RemoveAll(rh)
@@ -288,4 +290,57 @@ func TestRemoteTerminalOutlivesHostRestart(t *testing.T) {
 	waitUntil(t, "the output", 20*time.Second, func() bool {
 		return strings.Contains(scr.String(), "before") && strings.Contains(scr.String(), "after-42")
 	})
+}
+
+// An agent on the remote host: prompt it with a codeword, kill -9 the
+// remote daemon, and Resume from the banner runs the agent again on that
+// host, in its remote cwd, in the same pane: the conversation (the
+// codeword) comes back.
+func TestRemoteAgentResumesOnItsHost(t *testing.T) {
+	h, _, rh := remoteHost(t)
+	ctx := context.Background()
+	work := filepath.Join(rh, "work")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "remember MANGO-31", Host: "box", Cwd: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := h.NewViewer()
+	defer v.Close()
+	scr := attach(t, v, res.TerminalID)
+	waitUntil(t, "the agent's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember MANGO-31") })
+	if err := syscall.Kill(h.HostStatus("box").PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var b api.Binding
+	waitUntil(t, "a resume candidate", 30*time.Second, func() bool {
+		bs, err := h.store.GetBinding(ctx, res.TerminalID)
+		if err != nil {
+			return false
+		}
+		b = h.bindingToAPI(ctx, bs)
+		return b.Candidate
+	})
+	if b.EndReason != bindings.TerminalExited || b.SessionID != res.SessionID {
+		t.Fatalf("binding after the remote daemon died: %+v", b)
+	}
+	waitUntil(t, "the link back", 30*time.Second, func() bool { return h.HostStatus("box").State == "up" })
+	r, err := h.Resume(ctx, res.TerminalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PaneID != res.PaneID {
+		t.Fatalf("resumed into pane %s, want %s", r.PaneID, res.PaneID)
+	}
+	nt, err := h.Terminal(ctx, r.TerminalID)
+	if err != nil || nt.Host != "box" || nt.Cwd != work || nt.Status != api.StatusRunning {
+		t.Fatalf("resumed terminal %+v, %v; want running on box in %s", nt, err, work)
+	}
+	if !containsSeq(r.Argv, "--resume", res.SessionID) {
+		t.Fatalf("resume argv %v", r.Argv)
+	}
+	s2 := attach(t, v, r.TerminalID)
+	waitUntil(t, "the codeword back", 30*time.Second, func() bool { return strings.Contains(s2.String(), "ack: remember MANGO-31") })
 }
