@@ -225,6 +225,16 @@ func (h *Host) ActivateTab(ctx context.Context, tabID string) (*api.Layout, erro
 	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.ActivateTab(l, tabID) })
 }
 
+// RenameTab sets a tab's title ("" gives it back the automatic one); it is kept with the layout.
+func (h *Host) RenameTab(ctx context.Context, tabID, title string) (*api.Layout, error) {
+	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.RenameTab(l, tabID, title) })
+}
+
+// MoveTab moves a tab to index in the tab strip (kept with the layout).
+func (h *Host) MoveTab(ctx context.Context, tabID string, index int) (*api.Layout, error) {
+	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.MoveTab(l, tabID, index) })
+}
+
 // ResizeSplit sets the relative sizes of a split's children.
 func (h *Host) ResizeSplit(ctx context.Context, splitID string, sizes []float64) (*api.Layout, error) {
 	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.Resize(l, splitID, sizes) })

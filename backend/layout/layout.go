@@ -14,6 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/reprise-dev/reprise/backend/api"
 )
@@ -289,6 +292,41 @@ func ActivateTab(l *api.Layout, tabID string) (*api.Layout, error) {
 		return nil, fmt.Errorf("activate tab %q: %w", tabID, ErrNotFound)
 	}
 	out.ActiveTabID = tabID
+	return out, nil
+}
+
+// MaxTitle bounds a tab's title (in bytes) so a pasted screenful cannot become one.
+const MaxTitle = 200
+
+// RenameTab sets a tab's title; an empty (or all-blank) title gives the tab back its automatic
+// one (the focused pane's). Control characters are refused: a title is one line of text.
+func RenameTab(l *api.Layout, tabID, title string) (*api.Layout, error) {
+	out := Clone(l)
+	i := tabIndex(out, tabID)
+	if i < 0 {
+		return nil, fmt.Errorf("rename tab %q: %w", tabID, ErrNotFound)
+	}
+	title = strings.TrimSpace(title)
+	if len(title) > MaxTitle {
+		return nil, fmt.Errorf("rename tab: a title of %d bytes is longer than %d: %w", len(title), MaxTitle, ErrInvalid)
+	}
+	if !utf8.ValidString(title) || strings.IndexFunc(title, unicode.IsControl) >= 0 {
+		return nil, fmt.Errorf("rename tab: the title must be one line of text: %w", ErrInvalid)
+	}
+	out.Tabs[i].Title = title
+	return out, nil
+}
+
+// MoveTab moves a tab to index (0-based, clamped to the ends); the others keep their order.
+func MoveTab(l *api.Layout, tabID string, index int) (*api.Layout, error) {
+	out := Clone(l)
+	i := tabIndex(out, tabID)
+	if i < 0 {
+		return nil, fmt.Errorf("move tab %q: %w", tabID, ErrNotFound)
+	}
+	index = max(0, min(index, len(out.Tabs)-1))
+	t := out.Tabs[i]
+	out.Tabs = insertAt(removeAt(out.Tabs, i), index, t)
 	return out, nil
 }
 

@@ -628,3 +628,68 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Fatalf("Clone(nil) = %#v, want empty layout with non-nil tabs", got)
 	}
 }
+
+func TestRenameTab(t *testing.T) {
+	in := twoTabLayout()
+	before := Clone(in)
+	got, err := RenameTab(in, "T2", "  logs  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertUnchanged(t, before, in)
+	mustValid(t, got)
+	if got.Tabs[1].Title != "logs" || got.Tabs[0].Title != "" {
+		t.Fatalf("titles = %q, %q; want \"\", \"logs\"", got.Tabs[0].Title, got.Tabs[1].Title)
+	}
+	back, err := RenameTab(got, "T2", " ")
+	if err != nil || back.Tabs[1].Title != "" {
+		t.Fatalf("clearing the title: %q, %v", back.Tabs[1].Title, err)
+	}
+	for _, bad := range []string{"a\nb", "a\x1b[31mb", strings.Repeat("x", MaxTitle+1), "\xff"} {
+		if _, err := RenameTab(in, "T1", bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("RenameTab(%q) err = %v, want ErrInvalid", bad, err)
+		}
+	}
+	if _, err := RenameTab(in, "T9", "x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown tab: err = %v", err)
+	}
+}
+
+func TestMoveTab(t *testing.T) {
+	three := func() *api.Layout {
+		return lay("T1", tab("T1", "a", pane("a", "ta")), tab("T2", "b", pane("b", "tb")), tab("T3", "c", pane("c", "tc")))
+	}
+	order := func(l *api.Layout) string {
+		var ids []string
+		for _, t := range l.Tabs {
+			ids = append(ids, t.ID)
+		}
+		return strings.Join(ids, ",")
+	}
+	for _, tt := range []struct {
+		id    string
+		index int
+		want  string
+	}{
+		{"T1", 2, "T2,T3,T1"},
+		{"T3", 0, "T3,T1,T2"},
+		{"T2", 1, "T1,T2,T3"},
+		{"T1", 99, "T2,T3,T1"},
+		{"T3", -5, "T3,T1,T2"},
+	} {
+		in := three()
+		before := Clone(in)
+		got, err := MoveTab(in, tt.id, tt.index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertUnchanged(t, before, in)
+		mustValid(t, got)
+		if order(got) != tt.want || got.ActiveTabID != "T1" {
+			t.Errorf("MoveTab(%s, %d) = %s (active %s), want %s (active T1)", tt.id, tt.index, order(got), got.ActiveTabID, tt.want)
+		}
+	}
+	if _, err := MoveTab(three(), "T9", 0); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown tab: err = %v", err)
+	}
+}

@@ -94,6 +94,14 @@ type (
 	TabParams struct {
 		TabID string `json:"tabId"`
 	}
+	RenameTabParams struct {
+		TabID string `json:"tabId"`
+		Title string `json:"title"`
+	}
+	MoveTabParams struct {
+		TabID string `json:"tabId"`
+		Index int    `json:"index"`
+	}
 	ResizeSplitParams struct {
 		SplitID string    `json:"splitId"`
 		Sizes   []float64 `json:"sizes"`
@@ -193,6 +201,12 @@ var methods = []method{
 	}),
 	def("layout.activateTab", func(ctx context.Context, c call, p TabParams) (*api.Layout, error) {
 		return c.srv.host.ActivateTab(ctx, p.TabID)
+	}),
+	def("layout.renameTab", func(ctx context.Context, c call, p RenameTabParams) (*api.Layout, error) {
+		return c.srv.host.RenameTab(ctx, p.TabID, p.Title)
+	}),
+	def("layout.moveTab", func(ctx context.Context, c call, p MoveTabParams) (*api.Layout, error) {
+		return c.srv.host.MoveTab(ctx, p.TabID, p.Index)
 	}),
 	def("layout.resize", func(ctx context.Context, c call, p ResizeSplitParams) (*api.Layout, error) {
 		return c.srv.host.ResizeSplit(ctx, p.SplitID, p.Sizes)

@@ -21,6 +21,8 @@ export interface Methods {
   'layout.restartPane': [PaneParams, Layout | null];
   'layout.focus': [PaneParams, Layout | null];
   'layout.activateTab': [TabParams, Layout | null];
+  'layout.renameTab': [RenameTabParams, Layout | null];
+  'layout.moveTab': [MoveTabParams, Layout | null];
   'layout.resize': [ResizeSplitParams, Layout | null];
   'terminals.list': [Record<string, never>, Terminal[] | null];
   'terminals.foreground': [TerminalParams, ForegroundResult];
@@ -208,6 +210,12 @@ export interface Layout {
   activeTabId: string;
 }
 
+/** web.MoveTabParams */
+export interface MoveTabParams {
+  tabId: string;
+  index: number;
+}
+
 /** web.NewTabParams */
 export interface NewTabParams {
   cwd?: string;
@@ -232,6 +240,12 @@ export interface PaneForecast {
 /** web.PaneParams */
 export interface PaneParams {
   paneId: string;
+}
+
+/** web.RenameTabParams */
+export interface RenameTabParams {
+  tabId: string;
+  title: string;
 }
 
 /** web.ResizeParams */

@@ -194,6 +194,8 @@ export class Backend {
     focus: (paneId: string): Promise<Layout> => this.layoutCall('layout.focus', { paneId }),
     activateTab: (tabId: string): Promise<Layout> => this.layoutCall('layout.activateTab', { tabId }),
     resize: (splitId: string, sizes: number[]): Promise<Layout> => this.layoutCall('layout.resize', { splitId, sizes }),
+    renameTab: (tabId: string, title: string): Promise<Layout> => this.layoutCall('layout.renameTab', { tabId, title }),
+    moveTab: (tabId: string, index: number): Promise<Layout> => this.layoutCall('layout.moveTab', { tabId, index }),
   };
 
   readonly terminals = {
