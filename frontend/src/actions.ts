@@ -6,7 +6,11 @@ import { outcomeDismissKey } from './agents/outcome';
 import { RestoreDismissals } from './agents/restore';
 import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, ResumeOptions, Session, SettingKey } from './api';
 import type { Backend } from './backend';
-import type { Shortcut } from './keys';
+import { command, type Shortcut } from './keys';
+import type { MenuRequest } from './menus';
+import { openPath, writeClipboard } from './platform';
+import { AppearanceStorage, applyChrome, clampZoom, normalizeAppearance, type Appearance } from './terminal/appearance';
+import { describeTarget, type PathLink } from './terminal/pathlinks';
 import { activeTab, findPane, findPaneByTerminal, findTab, focusedPane, neighbour, panesInOrder, stepPane, stepTab, type FocusDirection } from './layout/layout';
 import type { Store, WorkspaceView } from './store';
 import type { ViewRegistry } from './terminal/registry';
@@ -29,6 +33,7 @@ export class Actions {
   private readonly dismissals: Dismissals;
   private readonly restoreDismissals: RestoreDismissals;
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly looks: AppearanceStorage;
 
   constructor(
     backend: Backend,
@@ -36,12 +41,14 @@ export class Actions {
     views: ViewRegistry,
     dismissals: Dismissals = new Dismissals(null),
     restoreDismissals: RestoreDismissals = new RestoreDismissals(null),
+    looks: AppearanceStorage = new AppearanceStorage(null),
   ) {
     this.backend = backend;
     this.store = store;
     this.views = views;
     this.dismissals = dismissals;
     this.restoreDismissals = restoreDismissals;
+    this.looks = looks;
   }
 
   /** The focused pane of the active tab. */
@@ -161,10 +168,71 @@ export class Actions {
     if (view) await this.run('paste', view.paste());
   }
 
+  /** Runs an action from the palette: one that needs the terminals brings them back first. */
+  runCommand(s: Shortcut): void {
+    if (!command(s).anyView) this.showTerminals();
+    this.shortcut(s);
+    // What opened a popover, a view or an editor keeps the focus; everything else gives it back.
+    if (!FOCUS_TAKERS.has(s) && this.store.get().view === 'terminals') this.focusTerminal();
+  }
+
   shortcut(s: Shortcut, paneId = this.focusedPaneId()): void {
     // Over Settings or Sessions, only what leaves them (or switches between them) applies.
-    if (this.store.get().view !== 'terminals' && !VIEW_SHORTCUTS.has(s)) return;
+    if (this.store.get().view !== 'terminals' && !command(s).anyView) return;
     switch (s) {
+      case 'palette':
+        return this.openPalette();
+      case 'newAgent':
+        this.showTerminals();
+        this.store.set('newAgentOpen', true);
+        return;
+      case 'appearance':
+        this.store.set('settingsSection', 'appearance');
+        if (this.store.get().view === 'settings') this.store.set('view', 'terminals');
+        this.showView('settings');
+        return;
+      case 'closeTab': {
+        const tab = this.activeTabId();
+        if (tab) void this.closeTab(tab);
+        return;
+      }
+      case 'closeOtherTabs': {
+        const tab = this.activeTabId();
+        if (tab) void this.closeOtherTabs(tab);
+        return;
+      }
+      case 'renameTab': {
+        const tab = this.activeTabId();
+        if (tab) this.startRename(tab);
+        return;
+      }
+      case 'moveTabLeft':
+      case 'moveTabRight': {
+        const tab = this.activeTabId();
+        if (tab) this.moveTabBy(tab, s === 'moveTabLeft' ? -1 : 1);
+        return;
+      }
+      case 'goToTab1':
+      case 'goToTab2':
+      case 'goToTab3':
+      case 'goToTab4':
+      case 'goToTab5':
+      case 'goToTab6':
+      case 'goToTab7':
+      case 'goToTab8':
+        return this.goToTab(Number(s.slice(-1)) - 1);
+      case 'goToLastTab':
+        return this.goToTab(-1);
+      case 'selectAll':
+        return this.views.get(paneId ?? '')?.selectAll();
+      case 'clear':
+        return this.views.get(paneId ?? '')?.clear();
+      case 'zoomIn':
+        return this.setZoom(this.store.get().zoom + 1);
+      case 'zoomOut':
+        return this.setZoom(this.store.get().zoom - 1);
+      case 'zoomReset':
+        return this.setZoom(0);
       case 'settings':
         return this.toggleView('settings');
       case 'sessions':
@@ -225,6 +293,121 @@ export class Actions {
     else this.focusPane(paneId);
   }
 
+  private activeTabId(): string | undefined {
+    const layout = this.store.get().layout;
+    return layout ? activeTab(layout)?.id : undefined;
+  }
+
+  // Tabs: jumps, order, titles.
+
+  /** Activates the tab at index (negative: from the end, -1 = the last); no such tab: nothing. */
+  goToTab(index: number): void {
+    const tabs = this.store.get().layout?.tabs ?? [];
+    const tab = tabs[index < 0 ? tabs.length + index : index];
+    if (tab) this.activateTab(tab.id);
+  }
+
+  /** Moves a tab to index in the strip (the host keeps the order). */
+  moveTab(tabId: string, index: number): Promise<void> {
+    const layout = this.store.get().layout;
+    const from = layout?.tabs.findIndex((t) => t.id === tabId) ?? -1;
+    if (from < 0 || from === index) return Promise.resolve();
+    return this.run('move tab', this.backend.layout.moveTab(tabId, index));
+  }
+
+  moveTabBy(tabId: string, delta: number): void {
+    const tabs = this.store.get().layout?.tabs ?? [];
+    const from = tabs.findIndex((t) => t.id === tabId);
+    const to = from + delta;
+    if (from >= 0 && to >= 0 && to < tabs.length) void this.moveTab(tabId, to);
+  }
+
+  /** Opens the title editor of a tab (double-click, its menu, the palette). */
+  startRename(tabId: string): void {
+    this.showTerminals();
+    this.store.set('renamingTabId', tabId);
+  }
+
+  /** Ends the title editor: title is the new one ("" = the automatic title), null = cancelled. */
+  async finishRename(tabId: string, title: string | null): Promise<void> {
+    if (this.store.get().renamingTabId === tabId) this.store.set('renamingTabId', null);
+    const tab = this.store.get().layout?.tabs.find((t) => t.id === tabId);
+    if (tab && title !== null && title.trim() !== tab.title) await this.run('rename tab', this.backend.layout.renameTab(tabId, title.trim()));
+    this.focusTerminal();
+  }
+
+  /** Closes every tab but tabId, one at a time so each busy one can be confirmed (or kept). */
+  async closeOtherTabs(tabId: string): Promise<void> {
+    const others = (this.store.get().layout?.tabs ?? []).filter((t) => t.id !== tabId).map((t) => t.id);
+    for (const id of others) await this.closeTab(id);
+    this.activateTab(tabId);
+  }
+
+  // The palette and the context menus.
+
+  openPalette(): void {
+    this.store.set('menu', null);
+    this.store.set('palette', true);
+  }
+
+  /** Closes the palette; the keyboard goes back to the terminal unless what ran took it. */
+  closePalette(refocus = true): void {
+    this.store.set('palette', false);
+    if (refocus && this.store.get().view === 'terminals') this.focusTerminal();
+  }
+
+  openMenu(m: MenuRequest): void {
+    this.store.set('palette', false);
+    this.store.set('menu', m);
+  }
+
+  closeMenu(refocus = true): void {
+    this.store.set('menu', null);
+    if (refocus && this.store.get().view === 'terminals' && !this.store.get().renamingTabId) this.focusTerminal();
+  }
+
+  // Appearance and zoom.
+
+  /** Applies Settings → Appearance to every open pane now and keeps it for later pages. */
+  setAppearance(a: Appearance): void {
+    const next = normalizeAppearance(a);
+    this.store.set('appearance', next);
+    this.applyLook();
+  }
+
+  setZoom(zoom: number): void {
+    this.store.set('zoom', clampZoom(zoom));
+    this.applyLook();
+  }
+
+  private applyLook(): void {
+    const { appearance, zoom } = this.store.get();
+    this.looks.save(appearance, zoom);
+    if (typeof document !== 'undefined') applyChrome(appearance);
+    for (const v of this.views.all()) v.setAppearance(appearance, zoom);
+  }
+
+  // Paths on screen.
+
+  /**
+   * A Ctrl+clicked path: the desktop window opens it with the desktop's default application
+   * (xdg-open, via the app); a browser tab copies "path:line:col" (the page cannot open files on
+   * the host, which may not even be this machine).
+   */
+  async openPathLink(link: PathLink & { abs: string }): Promise<void> {
+    const target = describeTarget(link.abs, link.line, link.col);
+    try {
+      if (await openPath(link.abs)) {
+        this.notice(`opened ${link.abs}`);
+        return;
+      }
+      await writeClipboard(target);
+      this.notice(`copied ${target} (a browser tab cannot open files on the host)`);
+    } catch (err) {
+      this.notice(`open ${target}: ${errorText(err)}`);
+    }
+  }
+
   // Workspace views (Settings, Sessions) over the terminals.
 
   showView(view: WorkspaceView): void {
@@ -242,7 +425,8 @@ export class Actions {
     this.showView('terminals');
   }
 
-  private focusTerminal(): void {
+  /** Gives the keyboard back to the focused pane's terminal. */
+  focusTerminal(): void {
     const id = this.focusedPaneId();
     if (id) this.views.get(id)?.focus();
   }
@@ -401,6 +585,39 @@ export class Actions {
   }
 
   /**
+   * Starts an agent from the New agent popover: in a new tab, in a new split beside the focused
+   * pane (split first, then the agent replaces the new pane's fresh shell), or in the focused pane
+   * itself (asking first when a program runs there). Resolves false when the user said no.
+   */
+  async startAgent(where: AgentPlace, req: CreateAgentRequest): Promise<boolean> {
+    if (where === 'tab') {
+      await this.runAgent(req);
+      return true;
+    }
+    const paneId = this.focusedPaneId();
+    const layout = this.store.get().layout;
+    const loc = paneId && layout ? findPane(layout, paneId) : undefined;
+    if (!paneId || !loc) throw new Error('no focused pane');
+    if (where === 'here') {
+      const busy = await this.busyCommands([loc.pane.terminalId]);
+      if (busy.length > 0) {
+        const ok = await this.confirm(`${busy[0]} is still running in the focused pane. Replace it with the agent?`, 'Replace', 'Replace?');
+        if (!ok) return false;
+      }
+      await this.runAgent({ ...req, paneId });
+      return true;
+    }
+    const before = new Set(panesInOrder(loc.tab.root).map((p) => p.id));
+    const after = await this.backend.layout.split(paneId, where === 'right' ? 'row' : 'column');
+    this.store.setLayout(after);
+    const tab = findTab(after, loc.tab.id);
+    const added = tab ? panesInOrder(tab.root).find((p) => !before.has(p.id)) : undefined;
+    if (!added) throw new Error('the split did not add a pane');
+    await this.runAgent({ ...req, paneId: added.id });
+    return true;
+  }
+
+  /**
    * Resumes a past session from the Sessions view: in the focused pane (asking first when a
    * program is running there, since the pane's terminal is replaced) or in a new tab.
    * Resolves false when the user said no.
@@ -495,8 +712,11 @@ export class Actions {
   }
 }
 
-/** Shortcuts that still apply while Settings or Sessions cover the terminals. */
-const VIEW_SHORTCUTS = new Set<Shortcut>(['settings', 'sessions', 'agents', 'newTab', 'nextTab', 'prevTab']);
+/** Actions after which the palette leaves the focus where the action put it. */
+const FOCUS_TAKERS = new Set<Shortcut>(['palette', 'agents', 'newAgent', 'renameTab', 'search', 'settings', 'sessions', 'appearance', 'closePane', 'closeTab', 'closeOtherTabs']);
+
+/** Where the New agent popover starts an agent. */
+export type AgentPlace = 'tab' | 'right' | 'down' | 'here';
 
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -14,6 +14,7 @@ import { ServicesContext } from './context';
 import { Store } from './store';
 import { paneOffline } from './terminal/describe';
 import { isPageLevel, KeyCatcher, type EarlyRecorder } from './terminal/earlykeys';
+import { AppearanceStorage, applyChrome } from './terminal/appearance';
 import { ViewRegistry } from './terminal/registry';
 import { TerminalView } from './terminal/TerminalView';
 import { installTestHooks } from './testhooks';
@@ -24,6 +25,14 @@ import { WebSocketTransport } from './transport/websocket';
 const transport = new WebSocketTransport({ endpoint: () => discoverEndpoint(), createSocket: (url) => createSocket(url) });
 const backend = new Backend(transport);
 const store = new Store();
+// Settings → Appearance and the zoom, before the first pane is made (TerminalView reads them).
+const looks = new AppearanceStorage(localStorageOrNull());
+{
+  const { appearance, zoom } = looks.load();
+  store.set('appearance', appearance);
+  store.set('zoom', zoom);
+  applyChrome(appearance);
+}
 
 // Keys typed while no terminal has the keyboard (the page loading, no pane
 // yet, the focus on the page itself) go to the focused pane, in order.
@@ -79,6 +88,9 @@ const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
     filterInput: (data) => keys.through(data, performance.now()),
     onBell: () => attention.onBell(paneId),
     onNotify: (n) => attention.onOsc(paneId, n),
+    appearance: () => ({ appearance: store.get().appearance, zoom: store.get().zoom }),
+    cwd: () => store.get().terminals[view.terminalId]?.cwd || undefined,
+    onOpenPath: (link) => void actions.openPathLink(link),
   });
   return view;
 });
@@ -86,7 +98,7 @@ const dismissals = new Dismissals(sessionStorageOrNull());
 store.set('dismissed', dismissals.load());
 const restoreDismissals = new RestoreDismissals(localStorageOrNull());
 store.set('restoreDismissed', restoreDismissals.load());
-const actions = new Actions(backend, store, views, dismissals, restoreDismissals);
+const actions = new Actions(backend, store, views, dismissals, restoreDismissals, looks);
 const attention = new Attention(store, backend, actions, pickNotifier(window, (paneId) => actions.revealPane(paneId)));
 
 // Views of panes that left the layout go as soon as the host says so.

@@ -63,3 +63,14 @@ export async function readClipboard(): Promise<string> {
   if (rt?.ClipboardGetText) return rt.ClipboardGetText();
   throw new Error('clipboard not available');
 }
+
+/**
+ * Opens a file or folder of this machine with the desktop's default application (the desktop
+ * window's App.OpenPath runs xdg-open). Resolves false where that is not possible (a browser tab).
+ */
+export async function openPath(abs: string): Promise<boolean> {
+  const app = (window as unknown as { go?: { main?: { App?: { OpenPath?: (p: string) => Promise<void> } } } }).go?.main?.App;
+  if (!app?.OpenPath) return false;
+  await app.OpenPath(abs);
+  return true;
+}

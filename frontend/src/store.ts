@@ -7,6 +7,8 @@ import type { AgentInfo, NotifyWhen } from './attention/attention';
 import type { Agent, Binding, DaemonStatus, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { PaneInputState } from './terminal/TerminalView';
+import { DEFAULT_APPEARANCE, type Appearance } from './terminal/appearance';
+import type { MenuRequest } from './menus';
 
 export interface ConfirmRequest {
   /** The dialog's heading; "Close?" when not given. */
@@ -61,6 +63,19 @@ export interface AppState {
   overview: boolean;
   /** Settings → Notifications as last loaded or saved. */
   notify: { when: NotifyWhen; sound: boolean };
+  /** Settings → Appearance, and the font zoom in steps (both kept in localStorage). */
+  appearance: Appearance;
+  zoom: number;
+  /** The command palette is open. */
+  palette: boolean;
+  /** The open context menu. */
+  menu: MenuRequest | null;
+  /** The tab whose title is being edited in the tab strip. */
+  renamingTabId: string | null;
+  /** The New agent popover is open (its button, Ctrl+Shift+N, the palette). */
+  newAgentOpen: boolean;
+  /** The section Settings opens on next (null: its first). */
+  settingsSection: string | null;
 }
 
 export type WorkspaceView = 'terminals' | 'settings' | 'sessions';
@@ -100,6 +115,13 @@ export const initialState: AppState = {
   bells: {},
   overview: false,
   notify: { when: 'needs-input-and-finished', sound: false },
+  appearance: DEFAULT_APPEARANCE,
+  zoom: 0,
+  palette: false,
+  menu: null,
+  renamingTabId: null,
+  newAgentOpen: false,
+  settingsSection: null,
 };
 
 export class Store {

@@ -4,7 +4,9 @@ import { shortcutFor } from '../keys';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
 import { AgentsOverview } from './AgentsOverview';
+import { CommandPalette } from './CommandPalette';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ContextMenu } from './ContextMenu';
 import { SessionsView } from './SessionsView';
 import { SettingsView } from './SettingsView';
 import { SplitView } from './SplitView';
@@ -23,7 +25,7 @@ export function App() {
   // Inside a terminal, xterm's custom key handler takes them first.
   useEffect(() => {
     const onKey = (ev: KeyboardEvent) => {
-      if (ev.defaultPrevented || store.get().confirm) return;
+      if (ev.defaultPrevented || store.get().confirm || store.get().palette || store.get().menu) return;
       const target = ev.target as HTMLElement | null;
       if (target?.closest('.xterm')) return;
       if (ev.key === 'Escape' && store.get().overview) {
@@ -76,6 +78,8 @@ export function App() {
       </main>
       <StatusBar />
       <ConfirmDialog />
+      <CommandPalette />
+      <ContextMenu />
     </div>
   );
 }

@@ -1,16 +1,26 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { errorText } from '../actions';
+import { errorText, type AgentPlace } from '../actions';
+import { tooltip } from '../keys';
 import { runnableFirst } from '../agents/format';
 import { useServices } from '../context';
 import { useStore } from '../store';
 import { AgentAvatar } from './AgentAvatar';
 import { AgentIcon } from './icons';
 
-/** The "New agent" button of the tab bar and its menu: pick an agent, maybe a prompt, Run (a new tab). */
+const PLACES: { id: AgentPlace; label: string }[] = [
+  { id: 'tab', label: 'New tab' },
+  { id: 'right', label: 'Split right' },
+  { id: 'down', label: 'Split down' },
+  { id: 'here', label: 'This pane' },
+];
+
+/** The "New agent" button of the tab bar and its menu (also Ctrl+Shift+N): pick an agent, where, maybe a prompt, Run. */
 export function NewAgentMenu() {
   const { store, actions } = useServices();
   const agents = useStore(store, (s) => s.agents);
-  const [open, setOpen] = useState(false);
+  const open = useStore(store, (s) => s.newAgentOpen);
+  const setOpen = (o: boolean) => store.set('newAgentOpen', o);
+  const [where, setWhere] = useState<AgentPlace>('tab');
   const [selected, setSelected] = useState<string | null>(null);
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,10 +31,11 @@ export function NewAgentMenu() {
   const firstFound = list.find((a) => a.found)?.id ?? null;
   const choice = selected && list.some((a) => a.id === selected && a.found) ? selected : firstFound;
 
+  // Closing gives the keyboard back to the terminal (the popover may have been opened by a key).
   const close = (refocus = true) => {
     setOpen(false);
     setError(null);
-    if (refocus) button.current?.focus();
+    if (refocus) actions.focusTerminal();
   };
 
   useEffect(() => {
@@ -70,7 +81,8 @@ export function NewAgentMenu() {
     setBusy(true);
     setError(null);
     try {
-      await actions.runAgent(prompt.trim() ? { agent: choice, prompt } : { agent: choice });
+      const started = await actions.startAgent(where, prompt.trim() ? { agent: choice, prompt } : { agent: choice });
+      if (!started) return;
       setPrompt('');
       close(false);
     } catch (err) {
@@ -81,6 +93,12 @@ export function NewAgentMenu() {
   };
 
   const onListKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Enter') {
+      // Enter on an agent runs it (a click only selects).
+      e.preventDefault();
+      void run();
+      return;
+    }
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
     const enabled = list.filter((a) => a.found);
@@ -100,14 +118,14 @@ export function NewAgentMenu() {
         aria-label="New agent"
         aria-haspopup="dialog"
         aria-expanded={open}
-        title="New agent"
-        onClick={() => (open ? close() : setOpen(true))}
+        title={tooltip('newAgent', 'New agent')}
+        onClick={() => (open ? close(false) : setOpen(true))}
       >
         <AgentIcon />
       </button>
       {open && (
         <div className="popover new-agent-menu" role="dialog" aria-label="New agent" data-testid="new-agent-menu">
-          <div className="popover-title">Start an agent in a new tab</div>
+          <div className="popover-title">Start an agent</div>
           {!agents && !error && <div className="muted">Loading agents…</div>}
           {agents && (
             <div className="agent-choices" role="radiogroup" aria-label="Agent" ref={listRef} onKeyDown={onListKey}>
@@ -146,6 +164,15 @@ export function NewAgentMenu() {
               .
             </p>
           )}
+          <fieldset className="agent-where" data-testid="new-agent-where">
+            <legend className="field-label">Where</legend>
+            {PLACES.map((p) => (
+              <label key={p.id} className="check-row">
+                <input type="radio" name="new-agent-where" value={p.id} checked={where === p.id} data-testid={`new-agent-where-${p.id}`} onChange={() => setWhere(p.id)} />
+                <span>{p.label}</span>
+              </label>
+            ))}
+          </fieldset>
           <label className="field-label" htmlFor="new-agent-prompt">
             Prompt <span className="muted">(optional)</span>
           </label>
@@ -170,7 +197,7 @@ export function NewAgentMenu() {
             </div>
           )}
           <div className="popover-buttons">
-            <span className="muted small">Ctrl+Enter runs</span>
+            <span className="muted small">Enter on an agent or Ctrl+Enter runs</span>
             <button className="button" onClick={() => close()}>
               Cancel
             </button>

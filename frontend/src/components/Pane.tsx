@@ -11,6 +11,8 @@ import type { TerminalView } from '../terminal/TerminalView';
 import { AgentPill } from './AgentPill';
 import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
 import { OutcomeNotice } from './OutcomeNotice';
+import { tooltip } from '../keys';
+import { paneMenu } from '../menus';
 import { bannerShown, ResumeBanner } from './ResumeBanner';
 import { SearchBox } from './SearchBox';
 
@@ -73,6 +75,13 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       data-stale={stale ? 'true' : undefined}
       aria-label={`Terminal ${title}`}
       onPointerDownCapture={() => actions.focusPane(pane.id)}
+      onContextMenu={(e) => {
+        // The pane's own menu (the browser's would offer Back and Reload); inputs keep theirs.
+        if ((e.target as HTMLElement).closest('input, textarea')) return;
+        e.preventDefault();
+        const sel = !!viewRef.current?.term.hasSelection();
+        actions.openMenu({ x: e.clientX, y: e.clientY, label: `Pane ${title}`, items: paneMenu(actions, pane.id, sel) });
+      }}
     >
       <header className="pane-header">
         <span
@@ -120,7 +129,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             className="icon-button"
             data-testid="split-right"
             aria-label="Split right"
-            title="Split right (Ctrl+Shift+D)"
+            title={tooltip('splitRight')}
             onClick={() => actions.split('row', pane.id)}
           >
             <SplitRightIcon />
@@ -129,7 +138,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             className="icon-button"
             data-testid="split-down"
             aria-label="Split down"
-            title="Split down (Ctrl+Shift+E)"
+            title={tooltip('splitDown')}
             onClick={() => actions.split('column', pane.id)}
           >
             <SplitDownIcon />
@@ -138,7 +147,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             className="icon-button"
             data-testid="close-pane"
             aria-label="Close pane"
-            title="Close pane (Ctrl+Shift+W)"
+            title={tooltip('closePane')}
             onClick={() => void actions.closePane(pane.id)}
           >
             <CloseIcon />

@@ -7,28 +7,31 @@ import { useServices } from '../context';
 import { useStore } from '../store';
 import { AgentAvatar } from './AgentAvatar';
 import { AgentForm } from './AgentForm';
+import { AppearanceSettings } from './AppearanceSettings';
 import { CloseIcon, PlusIcon } from './icons';
 import { NotificationSettings } from './NotificationSettings';
 
 const NEW = '\0new';
 
-type Section = 'agents' | 'privacy' | 'notifications';
+type Section = 'agents' | 'appearance' | 'privacy' | 'notifications';
 
 const SECTIONS: { id: Section; label: string }[] = [
   { id: 'agents', label: 'Agents' },
+  { id: 'appearance', label: 'Appearance' },
   { id: 'privacy', label: 'Sessions & privacy' },
   { id: 'notifications', label: 'Notifications' },
 ];
 
 /** Settings over the terminals (the gear, Ctrl+,; Esc closes): Agents, Sessions & privacy. */
 export function SettingsView() {
-  const { actions } = useServices();
-  const [section, setSection] = useState<Section>('agents');
+  const { store, actions } = useServices();
+  const [section, setSection] = useState<Section>(() => (store.get().settingsSection === 'appearance' ? 'appearance' : 'agents'));
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // The keyboard leaves the terminal for the view.
     ref.current?.focus();
-  }, []);
+    store.set('settingsSection', null);
+  }, [store]);
   return (
     <div className="workspace-view settings-view" data-testid="settings-view" role="region" aria-label="Settings" tabIndex={-1} ref={ref}>
       <header className="view-header">
@@ -52,7 +55,15 @@ export function SettingsView() {
           ))}
         </nav>
         <div className="settings-content">
-          {section === 'agents' ? <AgentsSettings /> : section === 'privacy' ? <PrivacySettings /> : <NotificationSettings />}
+          {section === 'agents' ? (
+            <AgentsSettings />
+          ) : section === 'appearance' ? (
+            <AppearanceSettings />
+          ) : section === 'privacy' ? (
+            <PrivacySettings />
+          ) : (
+            <NotificationSettings />
+          )}
         </div>
       </div>
     </div>

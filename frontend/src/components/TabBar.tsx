@@ -4,12 +4,16 @@ import type { Tab } from '../api';
 import { useServices } from '../context';
 import { tabBadge } from '../attention/attention';
 import { focusedPane, panesInOrder } from '../layout/layout';
+import { tooltip } from '../keys';
 import { useStore } from '../store';
 import { paneTitle } from '../terminal/describe';
 import { paneTitles } from '../terminal/titles';
 import { HelpButton } from './HelpButton';
 import { CloseIcon, GearIcon, HistoryIcon, PlusIcon } from './icons';
 import { NewAgentMenu } from './NewAgentMenu';
+import { tabMenu } from '../menus';
+import { TabTitle } from './TabTitle';
+import { useTabDrag } from './useTabDrag';
 
 export function TabBar() {
   const { store, actions } = useServices();
@@ -26,7 +30,7 @@ export function TabBar() {
           className="icon-button new-tab"
           data-testid="new-tab"
           aria-label="New tab"
-          title="New tab (Ctrl+Shift+T)"
+          title={tooltip('newTab')}
           onClick={() => actions.newTab()}
         >
           <PlusIcon />
@@ -39,7 +43,7 @@ export function TabBar() {
         data-testid="open-sessions"
         aria-label="Agent sessions"
         aria-pressed={view === 'sessions'}
-        title="Agent sessions (Ctrl+Shift+S)"
+        title={tooltip('sessions')}
         onClick={() => actions.toggleView('sessions')}
       >
         <HistoryIcon />
@@ -49,7 +53,7 @@ export function TabBar() {
         data-testid="open-settings"
         aria-label="Settings"
         aria-pressed={view === 'settings'}
-        title="Settings (Ctrl+,)"
+        title={tooltip('settings')}
         onClick={() => actions.toggleView('settings')}
       >
         <GearIcon />
@@ -76,16 +80,24 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
   });
   const [badgeKind, badgeLabel] = badgeKey ? badgeKey.split('|') : ['', ''];
   const [hover, setHover] = useState(false);
+  const drag = useTabDrag(actions, tab.id);
   const title = tab.title || (pane ? paneTitles.title(pane.id, terminal, osc, agent) : paneTitle(terminal, osc));
   return (
     <div
-      className={'tab' + (active ? ' active' : '')}
+      className={'tab' + (active ? ' active' : '') + (drag.dragging ? ' dragging' : '')}
       data-testid="tab"
       data-tab-id={tab.id}
       role="tab"
       aria-selected={active}
       tabIndex={active ? 0 : -1}
       title={title}
+      style={drag.style}
+      {...drag.handlers}
+      onContextMenu={(e) => {
+        e.preventDefault();
+        const n = store.get().layout?.tabs.length ?? 1;
+        actions.openMenu({ x: e.clientX, y: e.clientY, label: `Tab ${title || index + 1}`, items: tabMenu(actions, tab.id, n) });
+      }}
       onMouseEnter={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
       onMouseDown={(e) => {
@@ -102,7 +114,7 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
       {badgeKind && (
         <span className={'tab-badge badge-' + badgeKind} data-testid="tab-badge" data-badge={badgeKind} role="img" aria-label={badgeLabel} title={badgeLabel} />
       )}
-      <span className="tab-title">{title || `Tab ${index + 1}`}</span>
+      <TabTitle tab={tab} shown={title || `Tab ${index + 1}`} />
       <button
         className={'icon-button tab-close' + (active || hover ? ' shown' : '')}
         data-testid="close-tab"

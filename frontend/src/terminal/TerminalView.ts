@@ -18,8 +18,10 @@ import { InputGate } from '../stream/gate';
 import type { GateState } from '../stream/gate';
 import { InputBatcher } from '../stream/input';
 import { Osc99Parser, parseOsc777, parseOsc9, type OscNotification } from '../attention/osc';
+import { DEFAULT_APPEARANCE, schemeOf, terminalOptions, type Appearance } from './appearance';
+import { findPathLinks, resolvePath, type PathLink } from './pathlinks';
 import { pickRenderer } from './renderer';
-import { currentScheme, onSchemeChange, themeFor } from './theme';
+import { onSchemeChange } from './theme';
 
 /** What the view needs from the host. */
 export interface TerminalHost {
@@ -53,6 +55,19 @@ export interface TerminalViewOptions {
   onBell?: () => void;
   /** The program asked for a desktop notification (OSC 9 / 777 / 99), outside the replay. */
   onNotify?: (n: OscNotification) => void;
+  /** Settings → Appearance and the zoom, as they are now (read at creation; later changes come through setAppearance). */
+  appearance?: () => { appearance: Appearance; zoom: number };
+  /** The pane's working directory, for relative paths on screen (undefined: unknown). */
+  cwd?: () => string | undefined;
+  /** A path on screen was Ctrl+clicked (absolute, resolved against cwd; line/col when it said so). */
+  onOpenPath?: (link: PathLink & { abs: string }) => void;
+}
+
+/** The search box's toggles. */
+export interface SearchFlags {
+  caseSensitive?: boolean;
+  wholeWord?: boolean;
+  regex?: boolean;
 }
 
 /** A pane's input and screen, for its header and notices. */
@@ -123,19 +138,17 @@ export class TerminalView {
   private replayStart = 0;
   private replayEnd = Infinity;
 
+  private look: { appearance: Appearance; zoom: number };
+
   constructor(opts: TerminalViewOptions) {
     this.opts = opts;
     this.paneId = opts.paneId;
     this.tid = opts.terminalId;
+    this.look = opts.appearance?.() ?? { appearance: DEFAULT_APPEARANCE, zoom: 0 };
     this.term = new XTerm({
       allowProposedApi: true, // unicode11 needs it
-      fontFamily: '"JetBrains Mono", "Cascadia Mono", "Fira Code", Menlo, "DejaVu Sans Mono", "Liberation Mono", monospace',
-      fontSize: 13,
-      lineHeight: 1.15,
-      scrollback: 10000,
-      cursorBlink: true,
-      theme: themeFor(currentScheme()),
       macOptionIsMeta: true,
+      ...terminalOptions(this.look.appearance, this.look.zoom),
     });
     this.input = new InputBatcher({ send: (p) => this.send(p) });
     this.element = document.createElement('div');
@@ -218,7 +231,12 @@ export class TerminalView {
     }));
     t.loadAddon(new Unicode11Addon());
     t.unicode.activeVersion = '11';
-    if (pickRenderer() === 'webgl') this.loadWebgl();
+    if (pickRenderer(this.look.appearance.renderer) === 'webgl') this.loadWebgl();
+    this.disposables.push(
+      t.registerLinkProvider({
+        provideLinks: (y, cb) => cb(this.pathLinks(y)),
+      }),
+    );
 
     t.attachCustomKeyEventHandler((ev) => this.onKey(ev));
     this.disposables.push(
@@ -249,7 +267,7 @@ export class TerminalView {
       t.textarea.addEventListener('focus', onFocus);
       this.cleanups.push(() => t.textarea?.removeEventListener('focus', onFocus));
     }
-    this.cleanups.push(onSchemeChange((s) => (t.options.theme = themeFor(s))));
+    this.cleanups.push(onSchemeChange(() => this.setAppearance(this.look.appearance, this.look.zoom)));
     this.cleanups.push(this.opts.host.onHello((_h, reconnected) => {
       if (reconnected) void this.attach(true);
     }));
@@ -263,6 +281,63 @@ export class TerminalView {
 
   focus(): void {
     this.term.focus();
+  }
+
+  /**
+   * Applies Settings → Appearance and the zoom to this open pane: options change in place (the
+   * buffer stays), the renderer is swapped when asked for, and the pane refits to its new cell size.
+   */
+  setAppearance(appearance: Appearance, zoom: number): void {
+    if (this.disposed) return;
+    this.look = { appearance, zoom };
+    const o = terminalOptions(appearance, zoom);
+    const t = this.term;
+    for (const [k, v] of Object.entries(o) as [keyof typeof o, unknown][]) {
+      if (t.options[k] !== v) (t.options as Record<string, unknown>)[k] = v;
+    }
+    if (this.opened) {
+      const want = pickRenderer(appearance.renderer);
+      if (want === 'webgl' && !this.webgl) this.loadWebgl();
+      if (want === 'dom' && this.webgl) {
+        this.webgl.dispose();
+        this.webgl = null;
+      }
+      this.scheduleFit();
+    }
+  }
+
+  selectAll(): void {
+    this.term.selectAll();
+  }
+
+  /** Clears the screen and scrollback of this view (the shell is not told; its next prompt is drawn as usual). */
+  clear(): void {
+    this.term.clear();
+  }
+
+  private pathLinks(y: number): import('@xterm/xterm').ILink[] | undefined {
+    const line = this.term.buffer.active.getLine(y - 1);
+    if (!line) return undefined;
+    const text = line.translateToString(true);
+    const cwd = this.opts.cwd?.();
+    const out: import('@xterm/xterm').ILink[] = [];
+    for (const m of findPathLinks(text)) {
+      const abs = resolvePath(m.path, cwd);
+      if (!abs) continue;
+      out.push({
+        // Columns are 1-based and inclusive; one char per cell is assumed (wide chars shift a path right of them).
+        range: { start: { x: m.start + 1, y }, end: { x: m.end, y } },
+        text: m.text,
+        decorations: { underline: true, pointerCursor: true },
+        activate: (ev) => {
+          // Ctrl (Cmd) + click only: a plain click focuses or selects.
+          if (!(ev.ctrlKey || ev.metaKey)) return;
+          ev.preventDefault();
+          this.opts.onOpenPath?.({ ...m, abs });
+        },
+      });
+    }
+    return out.length ? out : undefined;
   }
 
   /** The active buffer as text: all lines, each trimmed right, trailing blank lines dropped. */
@@ -300,12 +375,12 @@ export class TerminalView {
   }
 
   /** incremental: keep the current match while it still matches (search as you type). */
-  findNext(query: string, incremental = false): boolean {
-    return this.search.findNext(query, { ...this.searchOptions(), incremental });
+  findNext(query: string, incremental = false, flags: SearchFlags = {}): boolean {
+    return this.search.findNext(query, { ...this.searchOptions(), ...flags, incremental });
   }
 
-  findPrevious(query: string): boolean {
-    return this.search.findPrevious(query, this.searchOptions());
+  findPrevious(query: string, flags: SearchFlags = {}): boolean {
+    return this.search.findPrevious(query, { ...this.searchOptions(), ...flags });
   }
 
   clearSearch(): void {
@@ -515,7 +590,7 @@ export class TerminalView {
   }
 
   private searchOptions(): ISearchOptions {
-    const dark = currentScheme() === 'dark';
+    const dark = schemeOf(this.look.appearance.theme) === 'dark';
     return {
       decorations: {
         matchBackground: dark ? '#515c6a' : '#f6e3a6',

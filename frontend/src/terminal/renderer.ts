@@ -48,9 +48,15 @@ export function webglRendererString(): string | null {
   return probed;
 }
 
-/** The renderer for a new terminal on this page. */
-export function pickRenderer(): RendererChoice {
-  const pref = rendererPreference();
+/** The renderer for a terminal on this page: ?renderer= first, then Settings → Appearance (setting), then the old localStorage key. */
+export function pickRenderer(setting: string = 'auto'): RendererChoice {
+  let pref = rendererPreference();
+  try {
+    if (new URLSearchParams(location.search).get('renderer') === null && (setting === 'dom' || setting === 'webgl')) pref = setting;
+  } catch {
+    // No location (tests): the setting decides.
+    if (setting === 'dom' || setting === 'webgl') pref = setting;
+  }
   if (pref === 'dom' || pref === 'webgl') return pref;
   return chooseRenderer(null, webglRendererString());
 }
