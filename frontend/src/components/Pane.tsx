@@ -47,7 +47,8 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   // Keyboard focus follows the host's focused pane of the visible tab.
   useEffect(() => {
     const s = store.get();
-    if (tabActive && focused && !s.confirm && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
+    // A menu or the palette opened by the click that focused this pane keeps the keyboard.
+    if (tabActive && focused && !s.confirm && !s.menu && !s.palette && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
   }, [tabActive, focused, store, pane.id, pane.terminalId]);
 
   const title = paneTitles.title(pane.id, terminal, osc, agent);
@@ -77,7 +78,8 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       onPointerDownCapture={() => actions.focusPane(pane.id)}
       onContextMenu={(e) => {
         // The pane's own menu (the browser's would offer Back and Reload); inputs keep theirs.
-        if ((e.target as HTMLElement).closest('input, textarea')) return;
+        const t = e.target as HTMLElement;
+        if (t.closest('input, textarea') && !t.closest('.xterm')) return;
         e.preventDefault();
         const sel = !!viewRef.current?.term.hasSelection();
         actions.openMenu({ x: e.clientX, y: e.clientY, label: `Pane ${title}`, items: paneMenu(actions, pane.id, sel) });

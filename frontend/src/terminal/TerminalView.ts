@@ -376,11 +376,26 @@ export class TerminalView {
 
   /** incremental: keep the current match while it still matches (search as you type). */
   findNext(query: string, incremental = false, flags: SearchFlags = {}): boolean {
+    this.noteFlags(flags);
     return this.search.findNext(query, { ...this.searchOptions(), ...flags, incremental });
   }
 
   findPrevious(query: string, flags: SearchFlags = {}): boolean {
+    this.noteFlags(flags);
     return this.search.findPrevious(query, { ...this.searchOptions(), ...flags });
+  }
+
+  private lastFlags = '';
+
+  /**
+   * addon-search 0.16 stores the new options before comparing them with the last ones, so a
+   * changed toggle with the same query kept the old highlights and counts; forgetting its cached
+   * term makes it highlight (and count) again.
+   */
+  private noteFlags(flags: SearchFlags): void {
+    const key = `${!!flags.caseSensitive}/${!!flags.wholeWord}/${!!flags.regex}`;
+    if (key !== this.lastFlags && this.lastFlags !== '') this.search.clearDecorations();
+    this.lastFlags = key;
   }
 
   clearSearch(): void {
