@@ -47,8 +47,8 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   // Keyboard focus follows the host's focused pane of the visible tab.
   useEffect(() => {
     const s = store.get();
-    // A menu or the palette opened by the click that focused this pane keeps the keyboard.
-    if (tabActive && focused && !s.confirm && !s.menu && !s.palette && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
+    // A menu, the palette or a tab's title editor opened by the click that focused this pane keeps the keyboard.
+    if (tabActive && focused && !s.confirm && !s.menu && !s.palette && !s.renamingTabId && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
   }, [tabActive, focused, store, pane.id, pane.terminalId]);
 
   const title = paneTitles.title(pane.id, terminal, osc, agent);
