@@ -107,6 +107,10 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
         }
       }}
       onClick={() => actions.activateTab(tab.id)}
+      onDoubleClick={(e) => {
+        // Anywhere on the tab but its close button (the title text is only a line high).
+        if (!(e.target as HTMLElement).closest('button, input')) actions.startRename(tab.id);
+      }}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') actions.activateTab(tab.id);
       }}

@@ -4,7 +4,7 @@ import { useServices } from '../context';
 import { useStore } from '../store';
 
 /**
- * A tab's title, or its editor while it is being renamed (double-click, the tab's menu, the
+ * A tab's title, or its editor while it is being renamed (double-click on the tab, its menu, the
  * palette): Enter or leaving the field keeps the new title, Esc cancels, an empty title gives the
  * tab back its automatic one. The host keeps titles with the layout (layout.renameTab).
  */
@@ -23,7 +23,7 @@ export function TabTitle({ tab, shown }: { tab: Tab; shown: string }) {
 
   if (!editing) {
     return (
-      <span className="tab-title" data-testid="tab-title" onDoubleClick={() => actions.startRename(tab.id)}>
+      <span className="tab-title" data-testid="tab-title">
         {shown}
       </span>
     );
