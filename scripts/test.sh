@@ -32,6 +32,7 @@ if [ -f e2e/package.json ]; then
   step "browser end-to-end (headless chromium)" bash -c "cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN=$PWD/build/bin/reprise ARTIFACTS=$PWD/$ART node --test --test-concurrency=1 tests/"
 fi
 step "desktop window smoke test (Xvfb)" scripts/desktop-smoke.sh "$ART"
+step "desktop window basics: zoom, palette, tab rename (Xvfb)" scripts/desktop-basics.sh "$ART"
 # The real Claude Code, Codex and Gemini CLIs in Reprise panes, against local
 # stand-ins for their model APIs (installed into a local prefix, cached).
 step "conformance with the real agent CLIs" conformance/run.sh

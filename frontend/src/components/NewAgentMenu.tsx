@@ -37,20 +37,23 @@ export function NewAgentMenu() {
     setError(null);
     if (refocus) actions.focusTerminal();
   };
+  // The listeners below always call the latest close (it reads the store, not stale state).
+  const closeRef = useRef(close);
+  closeRef.current = close;
 
   useEffect(() => {
     if (!open) return;
     let live = true;
     actions.loadAgents().catch((err: unknown) => live && setError(errorText(err)));
     const onPointer = (e: PointerEvent) => {
-      if (!ref.current?.contains(e.target as Node)) close(false);
+      if (!ref.current?.contains(e.target as Node)) closeRef.current(false);
     };
     // Capture: the menu's Esc must not also close a Settings or Sessions view under it.
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
         e.stopPropagation();
-        close();
+        closeRef.current();
       }
     };
     window.addEventListener('pointerdown', onPointer);
