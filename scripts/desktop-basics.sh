@@ -24,8 +24,11 @@ trap cleanup EXIT
 . scripts/xvfb.sh
 start_xvfb 190 || { echo "desktop-basics: Xvfb did not start on $DISPLAY"; exit 1; }
 
-mkdir -p "$H/u"
-export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME="$H/u"
+mkdir -p "$H/u" "$H/bin"
+# A stand-in for xdg-open that writes down what it was asked to open (Ctrl+click on a path).
+printf '#!/bin/sh\nprintf "%%s\\n" "$1" >> %s/opened.txt\n' "$H" > "$H/bin/xdg-open"
+chmod +x "$H/bin/xdg-open"
+export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME="$H/u" PATH="$H/bin:$PATH"
 "$BIN" --home "$H" >>"$ART/desktop-basics-app.out" 2>&1 &
 APP_PID=$!
 WID=""
@@ -96,3 +99,18 @@ for _ in $(seq 100); do [ "$(db 'select title from tabs')" = renamed-tab ] && br
 type_cmd "echo ok > $H/after-rename.txt" "$H/after-rename.txt" || fail "typing did not reach the terminal after the rename"
 shot desktop-basics-5-renamed.png
 echo "desktop-basics: the tab is renamed 'renamed-tab' (kept by the host), and typing reached the terminal"
+
+# A path on screen, Ctrl+clicked, is opened with the desktop's opener (here the stand-in).
+# The right pane has the keyboard; its first row is at y≈64 once cleared.
+type_cmd "clear; echo /etc/hostname; echo \$\$ > $H/cleared.txt" "$H/cleared.txt" || fail "no input before the path click"
+sleep 1
+xdotool mousemove 700 64
+sleep 0.5
+xdotool mousemove 702 64 click 1 # a plain click opens nothing
+sleep 0.5
+[ ! -s "$H/opened.txt" ] || fail "a plain click opened $(cat "$H/opened.txt")"
+xdotool keydown ctrl click 1 keyup ctrl
+wait_file "$H/opened.txt" || fail "Ctrl+click on /etc/hostname opened nothing"
+[ "$(cat "$H/opened.txt")" = /etc/hostname ] || fail "Ctrl+click opened '$(cat "$H/opened.txt")', want /etc/hostname"
+shot desktop-basics-6-path-opened.png
+echo "desktop-basics: Ctrl+click on /etc/hostname in a pane ran the opener on it"
