@@ -19,6 +19,7 @@ export async function shots(page, name, open = async () => {}, close = async () 
     for (const size of SIZES) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize(size);
+      await settle(page, size.width);
       await open();
       await shot(page, `${name}-${size.width}-${scheme}`);
       await close();
@@ -26,6 +27,16 @@ export async function shots(page, name, open = async () => {}, close = async () 
   }
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.setViewportSize(SIZES[0]);
+  await settle(page, SIZES[0].width);
+}
+
+/**
+ * Waits until the page has the new width and has run its resize handlers (they run before the
+ * frame's animation callbacks): a menu opened earlier is closed by that late resize event.
+ */
+async function settle(page, width) {
+  await page.waitForFunction((w) => window.innerWidth === w, width);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /**
