@@ -142,7 +142,8 @@ export function applyChrome(a: Appearance, doc: Document = document): void {
   const root = doc.documentElement;
   if (a.theme === 'system') delete root.dataset.scheme;
   else root.dataset.scheme = schemeOf(a.theme);
+  // The panes around a palette's terminal take its background; Settings and Sessions keep the chrome's.
   const bg = PALETTES[a.theme]?.theme.background;
-  if (bg) root.style.setProperty('--term-bg', bg);
-  else root.style.removeProperty('--term-bg');
+  if (bg) root.style.setProperty('--palette-bg', bg);
+  else root.style.removeProperty('--palette-bg');
 }
