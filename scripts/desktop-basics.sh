@@ -33,7 +33,7 @@ export WEBKIT_DISABLE_COMPOSITING_MODE=1 SHELL=/bin/bash REPRISE_HOME="$H" HOME=
 APP_PID=$!
 WID=""
 for _ in $(seq 100); do
-  WID=$(xdotool search --name '^Reprise$' 2>/dev/null | head -1 || true)
+  WID=$(xdotool search --name 'Reprise$' 2>/dev/null | head -1 || true)
   [ -n "$WID" ] && break
   sleep 0.2
 done
