@@ -20,7 +20,9 @@ import { InputBatcher } from '../stream/input';
 import { Osc99Parser, parseOsc777, parseOsc9, type OscNotification } from '../attention/osc';
 import { DEFAULT_APPEARANCE, schemeOf, terminalOptions, type Appearance } from './appearance';
 import { findPathLinks, resolvePath, type PathLink } from './pathlinks';
+import { CursorBlinker } from './blink';
 import { pickRenderer } from './renderer';
+import { WebglLifecycle } from './webgl';
 import { onSchemeChange } from './theme';
 
 /** What the view needs from the host. */
@@ -103,7 +105,10 @@ export class TerminalView {
   private readonly fit = new FitAddon();
   private readonly search = new SearchAddon({ highlightLimit: 2000 });
   private readonly serialize = new SerializeAddon();
-  private webgl: WebglAddon | null = null;
+  /** WebGL while the pane is visible, the DOM renderer while hidden or after a lost context (webgl.ts). */
+  private webgl: WebglLifecycle<WebglAddon> | null = null;
+  private visibility: IntersectionObserver | null = null;
+  private readonly blinker = new CursorBlinker((off) => this.element.classList.toggle('cursor-blink-off', off));
   private readonly disposables: IDisposable[] = [];
   private readonly cleanups: (() => void)[] = [];
   private attachment: Attachment | null = null;
@@ -149,6 +154,9 @@ export class TerminalView {
       allowProposedApi: true, // unicode11 needs it
       macOptionIsMeta: true,
       ...terminalOptions(this.look.appearance, this.look.zoom),
+      // Never xterm's own blink at first: under the DOM renderer its CSS animation delays every
+      // echo by a frame or more (blink.ts). applyBlink gives it to xterm under WebGL only.
+      cursorBlink: false,
     });
     this.input = new InputBatcher({ send: (p) => this.send(p) });
     this.element = document.createElement('div');
@@ -231,7 +239,19 @@ export class TerminalView {
     }));
     t.loadAddon(new Unicode11Addon());
     t.unicode.activeVersion = '11';
-    if (pickRenderer(this.look.appearance.renderer) === 'webgl') this.loadWebgl();
+    this.webgl = new WebglLifecycle<WebglAddon>(
+      pickRenderer(this.look.appearance.renderer) === 'webgl',
+      () => new WebglAddon(),
+      (gl) => t.loadAddon(gl),
+      () => this.applyBlink(),
+    );
+    // Shown or hidden (another tab is active, or the pane is between hosts).
+    this.visibility = new IntersectionObserver((entries) => {
+      const e = entries[entries.length - 1];
+      if (e) this.webgl?.setVisible(e.isIntersecting);
+    });
+    this.visibility.observe(el);
+    this.applyBlink();
     this.disposables.push(
       t.registerLinkProvider({
         provideLinks: (y, cb) => cb(this.pathLinks(y)),
@@ -241,6 +261,7 @@ export class TerminalView {
     t.attachCustomKeyEventHandler((ev) => this.onKey(ev));
     this.disposables.push(
       t.onData((d) => {
+        this.blinker.poke();
         const data = this.opts.filterInput ? this.opts.filterInput(d) : d;
         if (data) this.input.pushData(data);
       }),
@@ -263,9 +284,18 @@ export class TerminalView {
       t.parser.registerOscHandler(99, (d) => notify(kitty.feed(d))),
     );
     if (t.textarea) {
-      const onFocus = () => this.opts.onFocus?.();
+      const onFocus = () => {
+        this.blinker.setFocused(true);
+        this.opts.onFocus?.();
+      };
+      const onBlur = () => this.blinker.setFocused(false);
+      this.blinker.setFocused(document.activeElement === t.textarea);
       t.textarea.addEventListener('focus', onFocus);
-      this.cleanups.push(() => t.textarea?.removeEventListener('focus', onFocus));
+      t.textarea.addEventListener('blur', onBlur);
+      this.cleanups.push(() => {
+        t.textarea?.removeEventListener('focus', onFocus);
+        t.textarea?.removeEventListener('blur', onBlur);
+      });
     }
     this.cleanups.push(onSchemeChange(() => this.setAppearance(this.look.appearance, this.look.zoom)));
     this.cleanups.push(this.opts.host.onHello((_h, reconnected) => {
@@ -293,15 +323,12 @@ export class TerminalView {
     const o = terminalOptions(appearance, zoom);
     const t = this.term;
     for (const [k, v] of Object.entries(o) as [keyof typeof o, unknown][]) {
+      if (k === 'cursorBlink') continue; // applyBlink's
       if (t.options[k] !== v) (t.options as Record<string, unknown>)[k] = v;
     }
     if (this.opened) {
-      const want = pickRenderer(appearance.renderer);
-      if (want === 'webgl' && !this.webgl) this.loadWebgl();
-      if (want === 'dom' && this.webgl) {
-        this.webgl.dispose();
-        this.webgl = null;
-      }
+      this.webgl?.setWanted(pickRenderer(appearance.renderer) === 'webgl');
+      this.applyBlink();
       this.scheduleFit();
     }
   }
@@ -370,7 +397,7 @@ export class TerminalView {
       paneId: this.paneId,
       terminalId: this.terminalId,
       ...this.totals,
-      renderer: this.webgl ? 'webgl' : 'dom',
+      renderer: this.webgl?.current ? 'webgl' : 'dom',
     };
   }
 
@@ -430,6 +457,8 @@ export class TerminalView {
     this.resizeObserver?.disconnect();
     for (const c of this.cleanups) c();
     for (const d of this.disposables) d.dispose();
+    this.blinker.dispose();
+    this.visibility?.disconnect();
     this.webgl?.dispose();
     this.webgl = null;
     // Disposes the remaining addons too.
@@ -464,6 +493,7 @@ export class TerminalView {
       const n = payload.byteLength - extra;
       flow.onWrite(n);
       this.totals.written += n;
+      this.blinker.poke();
       this.term.write(payload, () => {
         this.totals.rendered += n;
         flow.onRendered(n);
@@ -588,20 +618,13 @@ export class TerminalView {
     return false;
   }
 
-  private loadWebgl(): void {
-    try {
-      const gl = new WebglAddon();
-      gl.onContextLoss(() => {
-        // Fall back to the DOM renderer for the rest of this view's life.
-        gl.dispose();
-        if (this.webgl === gl) this.webgl = null;
-      });
-      this.term.loadAddon(gl);
-      this.webgl = gl;
-    } catch (err) {
-      console.info('reprise: WebGL unavailable, using the DOM renderer', err);
-      this.webgl = null;
-    }
+  /** The blink goes to xterm.js under WebGL (a JS timer there) and to blink.ts under the DOM renderer. */
+  private applyBlink(): void {
+    if (this.disposed) return;
+    const blink = this.look.appearance.cursorBlink;
+    const gl = !!this.webgl?.current;
+    if (this.term.options.cursorBlink !== (blink && gl)) this.term.options.cursorBlink = blink && gl;
+    this.blinker.setEnabled(blink && !gl);
   }
 
   private searchOptions(): ISearchOptions {
