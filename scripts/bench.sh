@@ -56,6 +56,12 @@ echo "== browser harness (headless Chromium, xterm.js DOM renderer)"
 # BROWSER_BENCH_ARGS (see e2e/bench/run.mjs).
 (cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN="$PWD/../build/bin/reprise" \
   node bench/run.mjs --mib "${MIB:-32}" --integrity-mib "${INTEGRITY_MIB:-1024}" ${BROWSER_BENCH_ARGS:-})
+echo
+echo "== peers: wetty and VS Code's terminal (code-server) beside Reprise, same headless Chromium"
+# Installed once, pinned, into ~/.cache/reprise/peers (scripts/bench-peers.sh); a peer that did
+# not install is skipped with the reason. PEERS_BENCH_ARGS: see e2e/bench/peers.mjs.
+scripts/bench-peers.sh >/dev/null || echo "bench-peers: Node 24 missing, peers skipped" >&2
+(cd e2e && REPRISE_BIN="$PWD/../build/bin/reprise" node bench/peers.mjs --mib "${MIB:-32}" ${PEERS_BENCH_ARGS:-}) || echo "peers: failed (above)"
 if command -v Xvfb >/dev/null; then echo; scripts/bench-desktop.sh; else echo; echo "bench-desktop: skipped: no Xvfb (the real-window benchmarks need it)"; fi
 echo
 echo "== remote host over loopback ssh (real sshd) vs the local daemon: cat 32 MiB, echo p50/p95"

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WAILS_VERSION=v2.15.0
-PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium tmux git ca-certificates strace openssh-server)
+# libkrb5-dev: make bench's VS Code peer (code-server builds its kerberos module).
+PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium tmux git ca-certificates strace openssh-server libkrb5-dev)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

@@ -109,6 +109,8 @@ const ONLY = new Set(opt('only', 'throughput,latency,unpaced,reattach,loaded,ctr
 /** Chromium switches that remove headless frame pacing (the "unpaced" rows). */
 const UNPACED_FLAGS = opt('unpaced-flags', '--disable-frame-rate-limit,--disable-gpu-vsync').split(',');
 const KEYS = 200;
+/** Between two keys of the echo figures (ms): faster than anyone types, slower than a frame. */
+const KEY_GAP_MS = 30;
 const SCROLLBACK_LINES = 10000;
 const IDLE_PANES = 10;
 const IDLE_SECONDS = 10;
@@ -508,6 +510,24 @@ function latencyInitScript() {
 
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 
+/** In the page, until window[obj][key] (or window[obj]) holds more than n items; false after 10 s. */
+function pageWait(page, obj, key, n) {
+  return page.evaluate(
+    ({ obj, key, n }) =>
+      new Promise((res) => {
+        const end = performance.now() + 10000;
+        const t = () => {
+          const a = key ? window[obj][key] : window[obj];
+          if (a.length > n) res(true);
+          else if (performance.now() > end) res(false);
+          else setTimeout(t, 4);
+        };
+        t();
+      }),
+    { obj, key, n },
+  );
+}
+
 /** KEYS single keys into `cat` in pane, RUNS times: keydown → echo written (see latencyInitScript). */
 async function measureEcho(page, pane, label) {
   await typeInPane(page, pane, 'clear; cat\n');
@@ -516,13 +536,23 @@ async function measureEcho(page, pane, label) {
   await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
   await page.evaluate((id) => {
     const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
-    const b = (window.__lat = { samples: [] });
+    const b = (window.__lat = { samples: [], drawn: [] });
     let cur = null;
+    let toDraw = null;
+    // Drawn: the renderer's next pass over the rows after the echo is in the buffer (xterm's
+    // onRender follows the DOM renderer's row changes, or the WebGL draw, in the same frame).
+    if (b.renderSub) b.renderSub.dispose();
+    b.renderSub = window.__reprise.terminal(id).onRender(() => {
+      if (!toDraw) return;
+      b.drawn.push(performance.now() - toDraw.t0);
+      toDraw = null;
+    });
     // xterm.js parses the echo at once (it follows user input) or in a 0 ms timeout.
     const check = () => {
       if (!cur) return;
       if (st().rendered > cur.base) {
         b.samples.push(performance.now() - cur.t0);
+        toDraw = cur;
         cur = null;
       } else setTimeout(check, 0);
     };
@@ -536,25 +566,40 @@ async function measureEcho(page, pane, label) {
   const runs = [];
   for (let r = 0; r < RUNS; r++) {
     const start = await page.evaluate(() => window.__lat.samples.length);
+    const dstart = await page.evaluate(() => window.__lat.drawn.length);
     for (let i = 0; i < KEYS; i++) {
       await page.keyboard.press(letters[i % letters.length]);
-      await waitFor(() => page.evaluate((n) => window.__lat.samples.length > n, start + i), {
-        timeoutMs: 10000,
-        intervalMs: 1,
-        message: `the echo of key ${i}`,
-      });
+      // Until the echo is drawn, waited for in the page: a CDP call every millisecond (the
+      // earlier poll) makes the page render frames of its own and delayed the very echo measured.
+      if (!(await pageWait(page, '__lat', 'drawn', dstart + i))) throw new Error(`latency: the echo of key ${i} not drawn within 10 s`);
+      // Keys KEY_GAP_MS apart, as typed (a key sent while the last echo's frame is still
+      // pending waits for that frame, which no typist sees).
+      await sleep(KEY_GAP_MS);
     }
+    await sleep(50);
     const s = await page.evaluate((n) => window.__lat.samples.slice(n), start);
-    runs.push({ p50: pct(s, 50), p95: pct(s, 95), max: Math.max(...s) });
-    log(`latency${label ? ` (${label})` : ''} run ${r + 1}: p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms`);
+    const d = await page.evaluate((n) => window.__lat.drawn.slice(n), dstart);
+    runs.push({ p50: pct(s, 50), p95: pct(s, 95), max: Math.max(...s), drawnP50: pct(d, 50), drawnP95: pct(d, 95), drawn: d.length });
+    log(
+      `latency${label ? ` (${label})` : ''} run ${r + 1}: in the buffer p50 ${pct(s, 50).toFixed(2)} ms, p95 ${pct(s, 95).toFixed(2)} ms; ` +
+        `drawn p50 ${pct(d, 50).toFixed(2)} ms, p95 ${pct(d, 95).toFixed(2)} ms (${d.length} draws)`,
+    );
   }
   await page.evaluate(() => {
+    window.__lat.renderSub.dispose();
     window.__afterMessage = null;
     window.removeEventListener('keydown', window.__lat.kd, true);
   });
   await page.keyboard.press('Control+C');
   await waitForPrompt(page, pane);
-  return { keys: KEYS, p50: median(runs.map((x) => x.p50)), p95: median(runs.map((x) => x.p95)), runs };
+  return {
+    keys: KEYS,
+    p50: median(runs.map((x) => x.p50)),
+    p95: median(runs.map((x) => x.p95)),
+    drawnP50: median(runs.map((x) => x.drawnP50)),
+    drawnP95: median(runs.map((x) => x.drawnP95)),
+    runs,
+  };
 }
 
 /**
@@ -580,7 +625,8 @@ async function measureFloor(browser, viewport, label) {
     const start = await bp.evaluate(() => window.lat.length);
     for (let i = 0; i < KEYS; i++) {
       await bp.keyboard.press(letters[i % letters.length]);
-      await waitFor(() => bp.evaluate((n) => window.lat.length > n, start + i), { timeoutMs: 10000, intervalMs: 1 });
+      if (!(await pageWait(bp, 'lat', null, start + i))) throw new Error(`latency floor: the echo of key ${i} not written within 10 s`);
+      await sleep(KEY_GAP_MS);
     }
     const s = await bp.evaluate((n) => window.lat.slice(n), start);
     floor.push({ p50: pct(s, 50), p95: pct(s, 95) });
@@ -637,7 +683,36 @@ async function benchLatency(page, pane) {
   const echo = await measureEcho(page, pane);
   const app = await measureAppEcho(page, pane);
   const floor = await measureFloor(page.context().browser(), page.viewportSize());
-  return { ...echo, app, floorP50: floor.p50, floorP95: floor.p95, floor: floor.runs };
+  // The same with the cursor blinking (Settings → Appearance, kept in the page's localStorage;
+  // read at load, so the page is reloaded).
+  let blink = null;
+  await setCursorBlink(page, true);
+  try {
+    await page.reload();
+    await waitReady(page);
+    await waitForPrompt(page, pane);
+    blink = await measureEcho(page, pane, 'cursor blinking');
+  } finally {
+    await setCursorBlink(page, false);
+    await page.reload();
+    await waitReady(page);
+    await waitForPrompt(page, pane);
+  }
+  return { ...echo, app, blink, floorP50: floor.p50, floorP95: floor.p95, floor: floor.runs };
+}
+
+/** Settings → Appearance's cursor blink, as the page keeps it (frontend/src/terminal/appearance.ts). */
+function setCursorBlink(page, on) {
+  return page.evaluate((on) => {
+    let a = {};
+    try {
+      a = JSON.parse(localStorage.getItem('reprise.appearance') || '{}') || {};
+    } catch {
+      a = {};
+    }
+    a.cursorBlink = on;
+    localStorage.setItem('reprise.appearance', JSON.stringify(a));
+  }, on);
 }
 
 /**
@@ -1103,6 +1178,12 @@ const lt = results.latency;
 if (lt) {
   rows.push([`keystroke echo latency p50 (${lt.keys} keys × ${RUNS})`, `${ms2(lt.p50)} ms`, runsOf(lt.runs, (x) => ms2(x.p50))]);
   rows.push(['keystroke echo latency p95', `${ms2(lt.p95)} ms`, runsOf(lt.runs, (x) => ms2(x.p95))]);
+  rows.push(['key → echo drawn p50 (xterm onRender after the echo), cursor steady', `${ms2(lt.drawnP50)} ms`, runsOf(lt.runs, (x) => ms2(x.drawnP50))]);
+  rows.push(['key → echo drawn p95, cursor steady', `${ms2(lt.drawnP95)} ms`, runsOf(lt.runs, (x) => ms2(x.drawnP95))]);
+  if (lt.blink) {
+    rows.push(['key → echo drawn p50, cursor blinking', `${ms2(lt.blink.drawnP50)} ms`, `blink/steady ${(lt.blink.drawnP50 / lt.drawnP50).toFixed(2)}; ${runsOf(lt.blink.runs, (x) => ms2(x.drawnP50))}`]);
+    rows.push(['key → echo in the buffer p50, cursor blinking', `${ms2(lt.blink.p50)} ms`, runsOf(lt.blink.runs, (x) => ms2(x.p50))]);
+  }
   rows.push(['  browser floor p50 (bare xterm.js, echo from a 0 ms timeout)', `${ms2(lt.floorP50)} ms`, `reprise/this ${(lt.p50 / lt.floorP50).toFixed(2)}; ${runsOf(lt.floor, (x) => ms2(x.p50))}`]);
   rows.push(['  browser floor p95', `${ms2(lt.floorP95)} ms`, runsOf(lt.floor, (x) => ms2(x.p95))]);
   if (lt.app) {

@@ -64,6 +64,8 @@ const PAGE = `<!doctype html>
     allowProposedApi: true,
     fontFamily: '"JetBrains Mono", "Cascadia Mono", "Fira Code", Menlo, "DejaVu Sans Mono", "Liberation Mono", monospace',
     fontSize: 13, lineHeight: 1.15, scrollback: 10000,
+    // ?blink=1: a blinking cursor (Reprise's cursorBlink preference).
+    cursorBlink: q.get('blink') === '1',
     theme: { background: '#ffffff', foreground: '#1f2328', cursor: '#1f2328' },
   });
   term.open(document.getElementById('t'));

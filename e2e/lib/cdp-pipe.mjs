@@ -37,8 +37,8 @@ function keyOf(spec) {
   const shifted = (modifiers & MODS.Shift) !== 0;
   // "a" and "A" type themselves; with modifiers a letter names its key ("Control+C" is c, "Control+Shift+D" is D).
   const key = !letter || !modifiers ? name : shifted ? upper : name.toLowerCase();
-  const code = letter ? `Key${upper}` : /[0-9]/.test(name) ? `Digit${name}` : undefined;
-  const vk = letter || /[0-9]/.test(name) ? upper.charCodeAt(0) : undefined;
+  const code = letter ? `Key${upper}` : /[0-9]/.test(name) ? `Digit${name}` : name === '`' ? 'Backquote' : undefined;
+  const vk = letter || /[0-9]/.test(name) ? upper.charCodeAt(0) : name === '`' ? 192 : undefined;
   // With Control/Alt/Meta held a key types nothing; the page sees the keydown.
   const text = modifiers & (MODS.Control | MODS.Alt | MODS.Meta) ? undefined : key;
   return { modifiers, key, code, windowsVirtualKeyCode: vk, text, unmodifiedText: text };
@@ -100,6 +100,8 @@ export async function launchPipeBrowser(extraArgs = []) {
   await send('Browser.getVersion');
 
   const browser = {
+    /** The browser process (its renderers are its descendants). */
+    pid: proc.pid,
     async newContext({ viewport = { width: 1280, height: 720 } } = {}) {
       const { browserContextId } = await send('Target.createBrowserContext');
       const initScripts = [];
