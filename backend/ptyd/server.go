@@ -49,11 +49,11 @@ func (c *Config) fill() {
 		c.HighWater = 1 << 20
 	}
 	if c.MinWindow <= 0 {
-		c.MinWindow = 128 << 10
+		c.MinWindow = 48 << 10
 	}
 	c.MinWindow = min(c.MinWindow, c.HighWater)
 	if c.WindowTime <= 0 {
-		c.WindowTime = 60 * time.Millisecond
+		c.WindowTime = 20 * time.Millisecond
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

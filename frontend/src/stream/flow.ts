@@ -7,7 +7,9 @@
 
 import { realTimers, type Timers } from './scheduler';
 
-export const ACK_BYTES = 100 * 1024;
+// Well under the daemon's smallest window (48 KiB, resumed under 3/4 of it), so that a slow
+// pane's output keeps flowing in small steps instead of stalling until the idle ack.
+export const ACK_BYTES = 16 * 1024;
 export const ACK_IDLE_MS = 50;
 
 export interface FlowOptions {
