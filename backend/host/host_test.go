@@ -347,3 +347,39 @@ func TestPaneSignalsNotIgnored(t *testing.T) {
 		t.Fatalf("SIGHUP or SIGPIPE ignored in panes: SigIgn %s", val)
 	}
 }
+
+// A `cd` in a shell reaches subscribers as a terminal event with the new
+// directory (within the host's 1 s poll), so pane and tab titles follow it
+// without a reload even when the shell reports nothing itself (no OSC 7).
+func TestCdPushesTerminalEvent(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	ctx := context.Background()
+	ps := panes(t, h)
+	work := filepath.Join(home.Dir, "somewhere")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	events := h.Subscribe()
+	defer h.Unsubscribe(events)
+	v := h.NewViewer()
+	defer v.Close()
+	s := attach(t, v, ps[0].TerminalID)
+	v.Input(ctx, ps[0].TerminalID, []byte("cd '"+work+"' && echo now-$((2+3))\n"))
+	waitText(t, s, "now-5")
+	deadline := time.After(8 * time.Second)
+	for {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				t.Fatal("event channel closed")
+			}
+			if tm, isTerm := e.Data.(api.Terminal); isTerm && e.Kind == api.EventTerminal && tm.ID == ps[0].TerminalID && tm.Cwd == work {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no terminal event with cwd %s (terminal's cwd now %q)", work, terminal(t, h, ps[0].TerminalID).Cwd)
+		}
+	}
+}

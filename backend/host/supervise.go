@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -136,7 +137,9 @@ func (h *Host) setStatus(s api.DaemonStatus) {
 // pollForeground reports which program runs in front in each terminal, so
 // pane titles and close confirmations can name it, and records each shell's
 // current directory, so a pane restored after a crash starts where the user
-// was.
+// was. A change of either is pushed as a terminal event: pane and tab titles
+// follow a `cd` from it when the shell does not report its directory itself
+// (OSC 7).
 func (h *Host) pollForeground() {
 	defer h.wg.Done()
 	tick := time.NewTicker(time.Second)
@@ -189,6 +192,10 @@ func (h *Host) pollForeground() {
 		for id, d := range cwds {
 			if err := h.store.SetTerminalCwd(h.ctx, id, d); err != nil {
 				h.log.Warn("record terminal cwd", "terminal", id, "err", err)
+				continue
+			}
+			if !slices.Contains(changed, id) {
+				changed = append(changed, id)
 			}
 		}
 		for _, id := range changed {
