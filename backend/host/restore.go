@@ -43,6 +43,9 @@ type PaneForecast struct {
 	Argv       []string `json:"argv,omitempty"`
 	Cwd        string   `json:"cwd,omitempty"`
 	Reason     string   `json:"reason"`
+	// Auto: the resume starts on its own (agents.continueAfterRestart); else
+	// the pane offers it (its Resume button).
+	Auto bool `json:"auto,omitempty"`
 	// Transcript is where the agent keeps the conversation, "unknown" when
 	// Reprise does not know the agent's storage.
 	Transcript string `json:"transcript,omitempty"`
@@ -402,6 +405,7 @@ func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b b
 	l.Argv[0] = bin
 	f.Action, f.Argv = ActionResume, l.Argv
 	if lk.continueAfterRestart(ctx) {
+		f.Auto = true
 		f.Reason = f.AgentLabel + " was interrupted; it resumes automatically in this pane"
 	} else {
 		f.Reason = f.AgentLabel + " was interrupted; this pane offers to resume it (Resume button)"
@@ -412,13 +416,20 @@ func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b b
 }
 
 // Summary is the one line the app shows: "3 will resume · 1 fresh · 1 can't: codex not found".
+// "will resume" counts only resumes that start on their own; the ones the panes offer (their
+// Resume button, the default) are "will offer Resume", so the line never promises what waits
+// for a click.
 func Summary(fs []PaneForecast) string {
-	var resume, fresh, attach int
+	var resume, offer, fresh, attach int
 	var cannot []string
 	for _, f := range fs {
 		switch f.Action {
 		case ActionResume:
-			resume++
+			if f.Auto {
+				resume++
+			} else {
+				offer++
+			}
 		case ActionFresh:
 			fresh++
 		case ActionAttach:
@@ -433,6 +444,9 @@ func Summary(fs []PaneForecast) string {
 	}
 	if resume > 0 {
 		parts = append(parts, fmt.Sprintf("%d will resume", resume))
+	}
+	if offer > 0 {
+		parts = append(parts, fmt.Sprintf("%d will offer Resume", offer))
 	}
 	if fresh > 0 {
 		parts = append(parts, fmt.Sprintf("%d fresh", fresh))

@@ -74,6 +74,9 @@ func TestForecastReasons(t *testing.T) {
 		}
 	}
 	check("prompted claude", prompted.TerminalID, ActionResume, "offers to resume")
+	if byTerm[prompted.TerminalID].Auto {
+		t.Error("a resume the pane offers is forecast as automatic")
+	}
 	if f := byTerm[prompted.TerminalID]; len(f.Argv) < 2 || f.Argv[len(f.Argv)-2] != "--resume" || f.Argv[0] != filepath.Join(fakeBin, "claude") {
 		t.Errorf("resume argv %v", f.Argv)
 	}
@@ -223,6 +226,25 @@ func TestSummarizeFailure(t *testing.T) {
 	for _, tc := range cases {
 		if got := summarizeFailure(tc.in); got != tc.want {
 			t.Errorf("summarizeFailure(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The summary says "will resume" only for resumes that start on their own;
+// a pane that offers a Resume button "will offer Resume" (issue 17).
+func TestSummaryOffersOrResumes(t *testing.T) {
+	for _, tc := range []struct {
+		fs   []PaneForecast
+		want string
+	}{
+		{nil, "nothing to restore"},
+		{[]PaneForecast{{Action: ActionResume}, {Action: ActionFresh}, {Action: ActionFresh}}, "1 will offer Resume · 2 fresh"},
+		{[]PaneForecast{{Action: ActionResume, Auto: true}, {Action: ActionFresh}}, "1 will resume · 1 fresh"},
+		{[]PaneForecast{{Action: ActionAttach}, {Action: ActionResume, Auto: true}, {Action: ActionResume}, {Action: ActionCannot, Reason: "codex not found"}},
+			"1 running · 1 will resume · 1 will offer Resume · 1 can't: codex not found"},
+	} {
+		if got := Summary(tc.fs); got != tc.want {
+			t.Errorf("Summary(%+v) = %q, want %q", tc.fs, got, tc.want)
 		}
 	}
 }

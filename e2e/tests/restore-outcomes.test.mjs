@@ -245,7 +245,7 @@ async function restartScenario(t, { label, hard, forecastTodo }) {
       const actions = Object.fromEntries(forecast.panes.map((p) => [p.paneId, p.action]));
       assert.equal(forecast.daemonRunning, false);
       assert.deepEqual(actions, { [shell]: 'fresh', [prompted]: 'resume', [silent]: 'fresh' }, `forecast: ${JSON.stringify(forecast.panes, null, 1)}`);
-      assert.equal(forecast.summary, '1 will resume · 2 fresh');
+      assert.equal(forecast.summary, '1 will offer Resume · 2 fresh');
       const resumeLine = forecast.panes.find((p) => p.paneId === prompted);
       assert.equal(resumeLine.sessionId, sessionId);
       assert.ok(resumeLine.argv.includes(sessionId), 'the argv resumes that session');

@@ -234,6 +234,7 @@ export interface PaneForecast {
   argv?: string[];
   cwd?: string;
   reason: string;
+  auto?: boolean;
   transcript?: string;
 }
 

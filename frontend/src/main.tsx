@@ -75,6 +75,7 @@ const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
     paneId,
     terminalId,
     onTitle: (t) => store.setTitle(view.terminalId, t),
+    onCwd: (c) => store.setCwd(view.terminalId, c),
     onTerminal: (t) => {
       store.putTerminal(t);
       store.setPaneError(paneId, null);

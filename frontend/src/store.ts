@@ -24,6 +24,8 @@ export interface AppState {
   terminals: Readonly<Record<string, Terminal>>;
   /** OSC titles by terminal id. */
   titles: Readonly<Record<string, string>>;
+  /** Directories the shells reported (OSC 7), by terminal id. */
+  cwds: Readonly<Record<string, string>>;
   /** Each pane's held / refused input and whether its screen is an old one, by pane id. */
   paneInput: Readonly<Record<string, PaneInputState>>;
   /** A line typed while the window opened that was not sent (its start may have been lost), by pane id. */
@@ -95,6 +97,7 @@ export const initialState: AppState = {
   layout: null,
   terminals: {},
   titles: {},
+  cwds: {},
   paneInput: {},
   inputNotes: {},
   paneErrors: {},
@@ -163,6 +166,10 @@ export class Store {
 
   setTitle(terminalId: string, title: string): void {
     this.update((s) => (s.titles[terminalId] === title ? s : { ...s, titles: { ...s.titles, [terminalId]: title } }));
+  }
+
+  setCwd(terminalId: string, cwd: string): void {
+    this.update((s) => (s.cwds[terminalId] === cwd ? s : { ...s, cwds: { ...s.cwds, [terminalId]: cwd } }));
   }
 
   setPaneInput(paneId: string, st: PaneInputState): void {

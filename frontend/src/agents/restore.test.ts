@@ -110,6 +110,18 @@ describe('restore summary', () => {
     expect(actionLabel('something-new')).toBe('something-new');
   });
 
+  it('names the tab and pane of each line, with the pane title when known', () => {
+    const titles: Record<string, string> = { p1: 'Claude Code', p3: 'work', p4: 'old' };
+    const m = restoreModel(report, layout, {}, (id) => titles[id]);
+    expect(m.lines.map((l) => [l.where, l.paneTitle])).toEqual([
+      ['Tab 1 · pane 1 of 2', 'Claude Code'],
+      ['Tab 1 · pane 2 of 2', ''],
+      ['Tab 2', 'work'],
+      ['pane closed', ''],
+    ]);
+    expect(restoreModel(report, null, {}).lines[0]!.where).toBe('pane closed');
+  });
+
   it('shows what the resume came to, from the relaunched terminal’s binding', () => {
     const bs = { new1: resumed({ outcome: 'resuming', outcomeDetail: '', outcomeAt: '2026-11-29T10:00:05Z' }) };
     expect(restoreModel(report, layout, bs).lines[0]!.outcome?.text).toBe('Resuming Claude Code… (waiting for Claude Code to confirm)');

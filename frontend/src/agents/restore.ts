@@ -3,7 +3,7 @@
 
 import type { Binding, Layout, PaneForecast, RestoreReport } from '../api';
 import { Dismissals } from './banner';
-import { findPane } from '../layout/layout';
+import { findPane, panesInOrder } from '../layout/layout';
 import { outcomeNotice, type OutcomeNotice } from './outcome';
 import { joinWords } from './shellwords';
 
@@ -12,6 +12,10 @@ export interface RestoreLine {
   tabId: string;
   /** 1-based position of the pane's tab now; 0 when the pane is gone. */
   tabNumber: number;
+  /** Where the pane is: "Tab 2", "Tab 1 · pane 2 of 3", or "pane closed". */
+  where: string;
+  /** The pane's title as its header shows it, when known. */
+  paneTitle: string;
   action: string;
   /** The badge: running, resume, fresh, can't. */
   actionLabel: string;
@@ -79,14 +83,31 @@ export function lineBinding(
   return found.sort((a, b) => (time(b.startedAt) || 0) - (time(a.startedAt) || 0))[0];
 }
 
-export function restoreModel(report: RestoreReport, layout: Layout | null, bindings: Readonly<Record<string, Binding>>): RestoreModel {
+/** "Tab 2" for a tab's only pane, "Tab 1 · pane 2 of 3" in a split, "pane closed" once it is gone. */
+export function paneWhere(layout: Layout | null, paneId: string): { tabNumber: number; where: string } {
+  const loc = layout ? findPane(layout, paneId) : undefined;
+  if (!loc || !layout) return { tabNumber: 0, where: 'pane closed' };
+  const tabNumber = layout.tabs.findIndex((t) => t.id === loc.tab.id) + 1;
+  const panes = panesInOrder(loc.tab.root);
+  const where = panes.length > 1 ? `Tab ${tabNumber} · pane ${panes.findIndex((p) => p.id === paneId) + 1} of ${panes.length}` : `Tab ${tabNumber}`;
+  return { tabNumber, where };
+}
+
+/** titleOf: a pane's title as its header shows it (the page's memory of pane titles). */
+export function restoreModel(
+  report: RestoreReport,
+  layout: Layout | null,
+  bindings: Readonly<Record<string, Binding>>,
+  titleOf: (paneId: string) => string | undefined = () => undefined,
+): RestoreModel {
   const lines = (report.panes ?? []).map((f): RestoreLine => {
-    const loc = layout ? findPane(layout, f.paneId) : undefined;
-    const tabNumber = loc && layout ? layout.tabs.findIndex((t) => t.id === loc.tab.id) + 1 : 0;
+    const { tabNumber, where } = paneWhere(layout, f.paneId);
     return {
       paneId: f.paneId,
       tabId: f.tabId,
       tabNumber,
+      where,
+      paneTitle: tabNumber > 0 ? (titleOf(f.paneId) ?? '') : '',
       action: f.action,
       actionLabel: actionLabel(f.action),
       agentLabel: f.agentLabel || f.agent || 'Shell',

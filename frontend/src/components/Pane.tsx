@@ -6,7 +6,7 @@ import { useServices } from '../context';
 import { useStore } from '../store';
 import { paneOffline, restoredLabel, terminalState } from '../terminal/describe';
 import { HOLD_LIMIT } from '../stream/hold';
-import { paneTitles } from '../terminal/titles';
+import { paneCwd, paneTitles } from '../terminal/titles';
 import type { TerminalView } from '../terminal/TerminalView';
 import { AgentPill } from './AgentPill';
 import { CloseIcon, RestartIcon, SplitDownIcon, SplitRightIcon } from './icons';
@@ -20,6 +20,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const { store, actions, views } = useServices();
   const terminal = useStore(store, (s) => s.terminals[pane.terminalId]);
   const osc = useStore(store, (s) => s.titles[pane.terminalId]);
+  const cwd = paneCwd(terminal, useStore(store, (s) => s.cwds[pane.terminalId]));
   const error = useStore(store, (s) => s.paneErrors[pane.id]);
   const searching = useStore(store, (s) => s.searchPaneId === pane.id);
   const agent = useStore(store, (s) => liveAgentLabel(s.bindings[pane.terminalId]));
@@ -51,7 +52,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
     if (tabActive && focused && !s.confirm && !s.menu && !s.palette && !s.renamingTabId && s.view === 'terminals' && s.searchPaneId !== pane.id) viewRef.current?.focus();
   }, [tabActive, focused, store, pane.id, pane.terminalId]);
 
-  const title = paneTitles.title(pane.id, terminal, osc, agent);
+  const title = paneTitles.title(pane.id, terminal, osc, agent, cwd);
   const offline = paneOffline(conn, daemon, terminal);
   const stale = !!input?.stale;
   const held = input?.held ?? 0;
@@ -89,7 +90,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
         <span
           className={'pane-title' + (agent ? ' agent' : '')}
           data-testid="pane-title"
-          title={terminal?.cwd ? `${title} — ${terminal.cwd}` : title}
+          title={cwd ? `${title} — ${cwd}` : title}
         >
           {title}
         </span>

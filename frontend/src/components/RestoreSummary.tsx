@@ -3,6 +3,7 @@ import { shortTime } from '../agents/format';
 import { restoreModel, restoreVisible, type RestoreLine } from '../agents/restore';
 import { useServices } from '../context';
 import { useStore } from '../store';
+import { paneTitles } from '../terminal/titles';
 import { CloseIcon } from './icons';
 
 /**
@@ -47,7 +48,7 @@ export function RestoreSummary() {
   }, [visible]);
 
   if (!visible) return null;
-  const model = restoreModel(report, layout, bindings);
+  const model = restoreModel(report, layout, bindings, (id) => paneTitles.peek(id));
   const dismiss = () => {
     setOpen(false);
     actions.dismissRestore(report.at);
@@ -124,6 +125,10 @@ function RestoreLineItem({ line: l, onShow }: { line: RestoreLine; onShow: () =>
             {l.sessionId.slice(0, 8)}
           </code>
         )}
+        <span className="restore-where muted small" data-testid="restore-where" title={l.paneTitle ? `${l.where}: ${l.paneTitle}` : l.where}>
+          {l.where}
+          {l.paneTitle && <> · {l.paneTitle}</>}
+        </span>
         {l.tabNumber > 0 && (
           <button
             className="link-button small restore-show"

@@ -68,6 +68,7 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
   const pane = focusedPane(tab);
   const terminal = useStore(store, (s) => (pane ? s.terminals[pane.terminalId] : undefined));
   const osc = useStore(store, (s) => (pane ? s.titles[pane.terminalId] : undefined));
+  const cwd = useStore(store, (s) => (pane ? s.cwds[pane.terminalId] : undefined));
   const agent = useStore(store, (s) => (pane ? liveAgentLabel(s.bindings[pane.terminalId]) : undefined));
   // A string, so the selector's result compares equal while nothing changed.
   const badgeKey = useStore(store, (s) => {
@@ -81,7 +82,7 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
   const [badgeKind, badgeLabel] = badgeKey ? badgeKey.split('|') : ['', ''];
   const [hover, setHover] = useState(false);
   const drag = useTabDrag(actions, tab.id);
-  const title = tab.title || (pane ? paneTitles.title(pane.id, terminal, osc, agent) : paneTitle(terminal, osc));
+  const title = tab.title || (pane ? paneTitles.title(pane.id, terminal, osc, agent, cwd) : paneTitle(terminal, osc));
   return (
     <div
       className={'tab' + (active ? ' active' : '') + (drag.dragging ? ' dragging' : '')}

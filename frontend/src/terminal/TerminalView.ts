@@ -24,6 +24,8 @@ import { CursorBlinker } from './blink';
 import { pickRenderer } from './renderer';
 import { WebglLifecycle } from './webgl';
 import { onSchemeChange } from './theme';
+import { linkActivates, linkHint } from './links';
+import { parseOsc7 } from './titles';
 
 /** What the view needs from the host. */
 export interface TerminalHost {
@@ -37,6 +39,8 @@ export interface TerminalViewOptions {
   paneId: string;
   terminalId: string;
   onTitle?: (title: string) => void;
+  /** The shell reported its directory (OSC 7). */
+  onCwd?: (cwd: string) => void;
   onTerminal?: (t: Terminal) => void;
   onShortcut?: (s: Shortcut, view: TerminalView) => void;
   onFocus?: () => void;
@@ -233,10 +237,19 @@ export class TerminalView {
     t.loadAddon(this.fit);
     t.loadAddon(this.search);
     t.loadAddon(this.serialize);
-    t.loadAddon(new WebLinksAddon((ev, uri) => {
-      ev.preventDefault();
-      openExternal(uri);
-    }));
+    // Links open with Ctrl+click (Cmd on macOS) only; hovering one says so.
+    const links = {
+      activate: (ev: MouseEvent, uri: string) => {
+        if (!linkActivates(ev)) return;
+        ev.preventDefault();
+        this.hideLinkTip();
+        openExternal(uri);
+      },
+      hover: (ev: MouseEvent) => this.showLinkTip(ev),
+      leave: () => this.hideLinkTip(),
+    };
+    t.loadAddon(new WebLinksAddon(links.activate, { hover: links.hover, leave: links.leave }));
+    t.options.linkHandler = { ...links, allowNonHttpProtocols: false };
     t.loadAddon(new Unicode11Addon());
     t.unicode.activeVersion = '11';
     this.webgl = new WebglLifecycle<WebglAddon>(
@@ -267,6 +280,11 @@ export class TerminalView {
       }),
       t.onBinary((d) => this.input.pushBinary(d)),
       t.onTitleChange((title) => this.opts.onTitle?.(title)),
+      t.parser.registerOscHandler(7, (data) => {
+        const cwd = parseOsc7(data);
+        if (cwd) this.opts.onCwd?.(cwd);
+        return true;
+      }),
       t.onResize(({ cols, rows }) => this.scheduleResize(cols, rows)),
       t.onBell(() => {
         if (!this.inReplay()) this.opts.onBell?.();
@@ -356,6 +374,8 @@ export class TerminalView {
         range: { start: { x: m.start + 1, y }, end: { x: m.end, y } },
         text: m.text,
         decorations: { underline: true, pointerCursor: true },
+        hover: (ev) => this.showLinkTip(ev),
+        leave: () => this.hideLinkTip(),
         activate: (ev) => {
           // Ctrl (Cmd) + click only: a plain click focuses or selects.
           if (!(ev.ctrlKey || ev.metaKey)) return;
@@ -365,6 +385,30 @@ export class TerminalView {
       });
     }
     return out.length ? out : undefined;
+  }
+
+  private linkTip: HTMLDivElement | null = null;
+
+  private showLinkTip(ev: MouseEvent): void {
+    if (this.disposed) return;
+    const tip = this.linkTip ?? document.createElement('div');
+    tip.className = 'link-tooltip';
+    tip.setAttribute('role', 'tooltip');
+    tip.dataset.testid = 'link-tooltip';
+    tip.textContent = linkHint();
+    const r = this.element.getBoundingClientRect();
+    // Under the pointer's row, kept inside the pane.
+    tip.style.left = `${Math.max(0, Math.min(ev.clientX - r.left + 8, r.width - 150))}px`;
+    tip.style.top = `${Math.min(ev.clientY - r.top + 18, Math.max(0, r.height - 24))}px`;
+    if (!this.linkTip) {
+      this.element.appendChild(tip);
+      this.linkTip = tip;
+    }
+  }
+
+  private hideLinkTip(): void {
+    this.linkTip?.remove();
+    this.linkTip = null;
   }
 
   /** The active buffer as text: all lines, each trimmed right, trailing blank lines dropped. */

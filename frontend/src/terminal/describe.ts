@@ -8,11 +8,15 @@ export function basename(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 
-/** OSC title, else the foreground command, else the cwd's last element. */
-export function paneTitle(t: Terminal | undefined, oscTitle: string | undefined): string {
+/**
+ * OSC title, else the foreground command, else the cwd's last element: the
+ * directory the shell reported (OSC 7, cwd) or else the one the host read.
+ */
+export function paneTitle(t: Terminal | undefined, oscTitle: string | undefined, cwd?: string): string {
   if (oscTitle && oscTitle.trim()) return oscTitle.trim();
   if (t?.foreground) return t.foreground;
-  if (t?.cwd) return basename(t.cwd) || t.cwd;
+  const dir = cwd || t?.cwd;
+  if (dir) return basename(dir) || dir;
   const argv0 = t?.argv?.[0];
   return argv0 ? basename(argv0) : 'terminal';
 }
