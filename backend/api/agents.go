@@ -127,6 +127,8 @@ type Session struct {
 	LastOutcome    string     `json:"lastOutcome,omitempty"`
 	// LastOutcomeDetail says why (the launch's error, the agent's words).
 	LastOutcomeDetail string `json:"lastOutcomeDetail,omitempty"`
+	// FirstPrompt is the text of the first prompt (as its hook reported it, bounded), "" when unknown.
+	FirstPrompt string `json:"firstPrompt,omitempty"`
 }
 
 // ResumeResult is the terminal a resumed conversation now runs in.

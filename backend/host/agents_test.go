@@ -445,3 +445,45 @@ func TestRunAgentRefusals(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+// Sessions shows each conversation's first prompt (from the prompt hook) and
+// searches over it; a later prompt does not replace it (issue 17).
+func TestSessionsKeepFirstPrompt(t *testing.T) {
+	e := newAgentEnv(t)
+	h := e.start(t)
+	defer h.Close()
+	ctx := context.Background()
+	a, s, v := runPrompted(t, h, e, "claude", "QUOKKA-1")
+	b, _, _ := runPrompted(t, h, e, "claude", "WOMBAT-2")
+	before := binding(t, h, a.TerminalID).LastEventAt
+	v.Input(ctx, a.TerminalID, []byte("and later NUMBAT-3\r"))
+	waitText(t, s, "ack: and later NUMBAT-3")
+	// The hooks are drained in order: the second turn's Stop comes after its prompt.
+	waitBinding(t, h, a.TerminalID, "the second turn's stop", func(x api.Binding) bool { return x.LastEventAt.After(before) && x.LastEvent == "stop" })
+	first := func(query string) map[string]string {
+		t.Helper()
+		list, err := h.Sessions(ctx, true, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, x := range list {
+			out[x.SessionID] = x.FirstPrompt
+		}
+		return out
+	}
+	waitFor(t, "first prompts recorded", func() bool {
+		got := first("")
+		return got[a.SessionID] != "" && got[b.SessionID] != ""
+	})
+	got := first("")
+	if got[a.SessionID] != "remember QUOKKA-1" || got[b.SessionID] != "remember WOMBAT-2" {
+		t.Fatalf("first prompts %v, want remember QUOKKA-1 / remember WOMBAT-2", got)
+	}
+	if m := first("wombat"); len(m) != 1 || m[b.SessionID] == "" {
+		t.Errorf("search by prompt text found %v, want only %s", m, b.SessionID)
+	}
+	if m := first("NUMBAT"); len(m) != 0 {
+		t.Errorf("a later prompt became searchable as the first: %v", m)
+	}
+}

@@ -245,6 +245,7 @@ func (h *Host) Sessions(ctx context.Context, all bool, query string) ([]api.Sess
 			FirstSeenAt: r.FirstSeenAt, FirstPromptAt: r.FirstPromptAt, LastActivityAt: r.LastActivityAt,
 			EndedAt: r.EndedAt, EndReason: r.EndReason, Live: r.EndReason == bindings.Live,
 			Resumable: can && r.FirstPromptAt != nil, LastOutcome: r.LastOutcome, LastOutcomeDetail: r.LastOutcomeDetail,
+			FirstPrompt: r.FirstPrompt,
 		}
 		if b, err := h.store.GetBinding(ctx, r.TerminalID); err == nil && b.SessionID == r.SessionID {
 			s.Candidate, _ = h.candidate(ctx, b)
@@ -293,6 +294,12 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 		return nil
 	}
 	b, _, err := h.applyBindingThen(ctx, rec.TerminalID, in, nil, func(b bindings.Binding, changed bool) {
+		// Before the binding is published: Sessions reloads on it.
+		if p := rec.Event.Prompt; p != "" && b.SessionID != "" && b.AgentID != "" {
+			if err := h.store.SetFirstPrompt(ctx, b.AgentID, b.SessionID, p); err != nil {
+				h.log.Warn("record first prompt", "terminal", rec.TerminalID, "session", b.SessionID, "err", err)
+			}
+		}
 		h.recordActivity(ctx, rec, b, changed)
 	})
 	if err != nil {

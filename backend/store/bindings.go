@@ -182,17 +182,20 @@ type AgentSession struct {
 	LastOutcome    string     `gorm:"column:last_outcome" json:"lastOutcome,omitempty"`
 	// LastOutcomeDetail says why, e.g. the launch's error or the agent's words.
 	LastOutcomeDetail string `gorm:"column:last_outcome_detail" json:"lastOutcomeDetail,omitempty"`
+	// FirstPrompt is the text of the session's first prompt, as a hook reported it.
+	FirstPrompt string `gorm:"column:first_prompt" json:"firstPrompt,omitempty"`
 }
 
 func (AgentSession) TableName() string { return "agent_sessions" }
 
 // ListAgentSessions returns sessions newest first; query filters on agent,
-// session id or cwd (substring, case-insensitive); limit ≤ 0 means all.
+// session id, cwd or first prompt (substring, case-insensitive); limit ≤ 0
+// means all.
 func (s *Store) ListAgentSessions(ctx context.Context, query string, limit int) ([]AgentSession, error) {
 	q := s.db.WithContext(ctx).Order("last_activity_at DESC")
 	if query = strings.TrimSpace(query); query != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(query)) + "%"
-		q = q.Where(`lower(agent_id) LIKE ? ESCAPE '\' OR lower(session_id) LIKE ? ESCAPE '\' OR lower(cwd) LIKE ? ESCAPE '\'`, like, like, like)
+		q = q.Where(`lower(agent_id) LIKE ? ESCAPE '\' OR lower(session_id) LIKE ? ESCAPE '\' OR lower(cwd) LIKE ? ESCAPE '\' OR lower(first_prompt) LIKE ? ESCAPE '\'`, like, like, like, like)
 	}
 	if limit > 0 {
 		q = q.Limit(limit)
@@ -211,6 +214,17 @@ func (s *Store) GetAgentSession(ctx context.Context, agentID, sessionID string) 
 		return AgentSession{}, fmt.Errorf("session %s/%s: %w", agentID, sessionID, dbErr(err))
 	}
 	return r, nil
+}
+
+// SetFirstPrompt records the text of a session's first prompt; a session
+// that already has one keeps it (later prompts do not replace it).
+func (s *Store) SetFirstPrompt(ctx context.Context, agentID, sessionID, text string) error {
+	if text == "" {
+		return nil
+	}
+	return dbErr(s.db.WithContext(ctx).Model(&AgentSession{}).
+		Where("agent_id = ? AND session_id = ? AND first_prompt = ''", agentID, sessionID).
+		Update("first_prompt", text).Error)
 }
 
 // SetSessionOutcome records what the last resume of a session led to, and

@@ -32,6 +32,7 @@ var migrations = []migration{
 	{Version: 6, Name: "binding exit status, unconfirmed resumes, outcome detail", Up: migrate6},
 	{Version: 7, Name: "binding activity", Up: migrate7},
 	{Version: 8, Name: "remote hosts, terminal host", Up: migrate8},
+	{Version: 9, Name: "agent session first prompt", Up: migrate9},
 }
 
 // schemaMigration records an applied migration.

@@ -304,6 +304,7 @@ export interface Session {
   candidate: boolean;
   lastOutcome?: string;
   lastOutcomeDetail?: string;
+  firstPrompt?: string;
 }
 
 /** web.SessionsParams */

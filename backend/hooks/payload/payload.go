@@ -117,6 +117,8 @@ const (
 	maxEventName    = 64
 	maxToken        = 64   // source, reason
 	maxPath         = 4096 // cwd, transcript
+	// MaxPromptText is how much of a prompt's text an Event keeps (bytes).
+	MaxPromptText = 400
 )
 
 var (
@@ -150,6 +152,11 @@ type Event struct {
 	// Activity is what the event says about the turn (Activity*), "" for
 	// nothing.
 	Activity string `json:",omitempty"`
+	// Prompt is a prompt event's text (Claude's UserPromptSubmit and the
+	// agents that copy it carry it as "prompt"), whitespace and control
+	// characters folded to single spaces and cut to MaxPromptText bytes: it
+	// names the conversation in Sessions, it is not a transcript.
+	Prompt string `json:",omitempty"`
 }
 
 // claudeLike is the PascalCase vocabulary Claude Code introduced and several
@@ -368,9 +375,45 @@ func Parse(agent, event string, stdin []byte, args []string) (Event, error) {
 		return Event{}, err
 	}
 	ev.Subagent = present(m, "agent_id")
+	if ev.Kind == KindPrompt {
+		s, ok, err := stringField(m, "prompt")
+		if err != nil {
+			return Event{}, err
+		}
+		if ok {
+			ev.Prompt = promptText(s)
+		}
+	}
 	ev.Prompted = prompted(ev.Kind)
 	ev.Activity = activityOf(ev)
 	return ev, nil
+}
+
+// promptText folds runs of whitespace and control characters to one space
+// and cuts the text to MaxPromptText bytes, at a rune boundary, with "…".
+func promptText(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if len(out) <= MaxPromptText {
+		return out
+	}
+	cut := MaxPromptText - len("…")
+	for cut > 0 && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	return out[:cut] + "…"
 }
 
 func prompted(kind string) bool { return kind == KindPrompt || kind == KindStop }

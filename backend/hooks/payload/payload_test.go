@@ -362,3 +362,34 @@ func TestParseActivity(t *testing.T) {
 		t.Errorf("numeric notification_type: %v, want ErrInvalid", err)
 	}
 }
+
+// A prompt event keeps the prompt's text, folded to one line and bounded,
+// for Sessions to name the conversation; other events keep none.
+func TestParsePromptText(t *testing.T) {
+	long := strings.Repeat("é", MaxPromptText) // 2 bytes each
+	for _, tc := range []struct {
+		name, event, body, want string
+	}{
+		{"claude", "UserPromptSubmit", `{"session_id":"s1","prompt":"fix the\n\tlogin  bug\u0007 please"}`, "fix the login bug please"},
+		{"leading space", "UserPromptSubmit", `{"session_id":"s1","prompt":"  \n hi"}`, "hi"},
+		{"no prompt field", "UserPromptSubmit", `{"session_id":"s1"}`, ""},
+		{"not a prompt event", "Stop", `{"session_id":"s1","prompt":"x"}`, ""},
+		{"bounded at a rune", "UserPromptSubmit", `{"session_id":"s1","prompt":"` + long + `"}`, strings.Repeat("é", (MaxPromptText-len("…"))/2) + "…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ev, err := Parse("claude", tc.event, []byte(tc.body), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Prompt != tc.want {
+				t.Errorf("Prompt = %q, want %q", ev.Prompt, tc.want)
+			}
+			if len(ev.Prompt) > MaxPromptText || !utf8.ValidString(ev.Prompt) {
+				t.Errorf("Prompt is %d bytes (limit %d), valid utf-8 %v", len(ev.Prompt), MaxPromptText, utf8.ValidString(ev.Prompt))
+			}
+		})
+	}
+	if _, err := Parse("claude", "UserPromptSubmit", []byte(`{"session_id":"s1","prompt":"\ud800"}`), nil); err == nil {
+		t.Error("a lone surrogate in the prompt was accepted")
+	}
+}
