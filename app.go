@@ -171,7 +171,7 @@ func runWindow(app *App, home paths.Home, h *host.Host, srv *web.Server, lapi *l
 		Height:           800,
 		MinWidth:         480,
 		MinHeight:        320,
-		BackgroundColour: &options.RGBA{R: 30, G: 30, B: 30, A: 255},
+		BackgroundColour: windowBackground(),
 		AssetServer:      &assetserver.Options{Assets: frontend.Dist()},
 		Bind:             []interface{}{app},
 		OnStartup:        func(ctx context.Context) { app.ctx = ctx },

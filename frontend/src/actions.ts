@@ -431,6 +431,19 @@ export class Actions {
     if (id) this.views.get(id)?.focus();
   }
 
+  /**
+   * Gives the keyboard back after a popover, panel or dialog closed: to the open
+   * Settings or Sessions view, else to the focused pane's terminal, never to the
+   * button that opened it (where typing goes nowhere and a space reopens it).
+   */
+  refocus(): void {
+    if (this.store.get().view !== 'terminals') {
+      document.querySelector<HTMLElement>('.workspace-view')?.focus();
+      return;
+    }
+    this.focusTerminal();
+  }
+
   // Bindings and the resume banner.
 
   /**

@@ -18,6 +18,7 @@ import { AppearanceStorage, applyChrome } from './terminal/appearance';
 import { ViewRegistry } from './terminal/registry';
 import { TerminalView } from './terminal/TerminalView';
 import { installTestHooks } from './testhooks';
+import { installTooltips } from './ui/tooltips';
 import { discoverEndpoint } from './transport/endpoint';
 import { createSocket } from './transport/socketfactory';
 import { WebSocketTransport } from './transport/websocket';
@@ -165,6 +166,7 @@ for (const k of early?.stop() ?? []) keys.feed(k);
 document.addEventListener('keydown', takeKey);
 
 installTestHooks(store, views, attention);
+installTooltips();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('no #root');

@@ -2,30 +2,30 @@ import { useEffect, useRef } from 'react';
 import { useServices } from '../context';
 import { useStore } from '../store';
 
+function typesInto(el: HTMLElement): boolean {
+  return el.tagName === 'TEXTAREA' || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.isContentEditable;
+}
+
 /** The in-app confirm (window.confirm would block the page and look foreign). */
 export function ConfirmDialog() {
-  const { store, actions, views } = useServices();
+  const { store, actions } = useServices();
   const req = useStore(store, (s) => s.confirm);
   const ok = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!req) return;
-    // Back to where the keyboard was (a terminal, or a field in Settings) when the dialog goes.
+    // Back to where the keyboard was when the dialog goes, if that was a place to type in (a
+    // terminal, a field in Settings); from a button (a tab's ×) to the terminal or the view.
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     ok.current?.focus();
     return () => {
-      if (before && before !== document.body && before.isConnected) {
+      if (before && before.isConnected && typesInto(before)) {
         before.focus();
         return;
       }
-      if (store.get().view !== 'terminals') {
-        document.querySelector<HTMLElement>('.workspace-view')?.focus();
-        return;
-      }
-      const id = actions.focusedPaneId();
-      if (id) views.get(id)?.focus();
+      actions.refocus();
     };
-  }, [req, actions, views, store]);
+  }, [req, actions]);
 
   if (!req) return null;
   return (

@@ -1,13 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
+import { useServices } from '../context';
 import { SHORTCUTS } from '../keys';
 
 export function HelpButton() {
+  const { actions } = useServices();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
     const close = (e: Event) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
+      if (e instanceof KeyboardEvent) {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        setOpen(false);
+        actions.refocus();
+      } else if (!ref.current?.contains(e.target as Node)) setOpen(false);
     };
     window.addEventListener('pointerdown', close);
     window.addEventListener('keydown', close);
@@ -15,7 +22,7 @@ export function HelpButton() {
       window.removeEventListener('pointerdown', close);
       window.removeEventListener('keydown', close);
     };
-  }, [open]);
+  }, [open, actions]);
   return (
     <div className="help" ref={ref}>
       <button

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { errorText, type AgentPlace } from '../actions';
 import { tooltip } from '../keys';
 import { runnableFirst } from '../agents/format';
@@ -35,7 +35,7 @@ export function NewAgentMenu() {
   const close = (refocus = true) => {
     setOpen(false);
     setError(null);
-    if (refocus) actions.focusTerminal();
+    if (refocus) actions.refocus();
   };
   // The listeners below always call the latest close (it reads the store, not stale state).
   const closeRef = useRef(close);
@@ -64,6 +64,31 @@ export function NewAgentMenu() {
       window.removeEventListener('keydown', onKey, true);
     };
   }, [open, actions]);
+
+  // The menu hangs from its button; in a narrow window (or with the button pushed right by many
+  // tabs) it moves left so that all of it, Run and Cancel included, stays on screen.
+  const menuRef = useRef<HTMLDivElement>(null);
+  const [shift, setShift] = useState(0);
+  useLayoutEffect(() => {
+    if (!open) {
+      setShift(0);
+      return;
+    }
+    const place = () => {
+      const el = menuRef.current;
+      const anchor = ref.current;
+      if (!el || !anchor) return;
+      const left = anchor.getBoundingClientRect().left;
+      const width = el.getBoundingClientRect().width;
+      const over = left + width - (window.innerWidth - 8);
+      let s = over > 0 ? -over : 0;
+      if (left + s < 8) s = 8 - left; // never past the left edge either
+      setShift(s);
+    };
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [open]);
 
   // The keyboard goes to the chosen agent once the list is there.
   const listRef = useRef<HTMLDivElement>(null);
@@ -127,7 +152,14 @@ export function NewAgentMenu() {
         <AgentIcon />
       </button>
       {open && (
-        <div className="popover new-agent-menu" role="dialog" aria-label="New agent" data-testid="new-agent-menu">
+        <div
+          ref={menuRef}
+          className="popover new-agent-menu"
+          role="dialog"
+          aria-label="New agent"
+          data-testid="new-agent-menu"
+          style={shift ? { left: shift } : undefined}
+        >
           <div className="popover-title">Start an agent</div>
           {!agents && !error && <div className="muted">Loading agents…</div>}
           {agents && (

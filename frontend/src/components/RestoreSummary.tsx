@@ -33,7 +33,7 @@ export function RestoreSummary() {
       e.preventDefault();
       e.stopPropagation();
       setOpen(false);
-      button.current?.focus();
+      actions.refocus();
     };
     window.addEventListener('pointerdown', onPointer);
     window.addEventListener('keydown', onKey, true);
@@ -41,7 +41,7 @@ export function RestoreSummary() {
       window.removeEventListener('pointerdown', onPointer);
       window.removeEventListener('keydown', onKey, true);
     };
-  }, [open]);
+  }, [open, actions]);
 
   useEffect(() => {
     if (!visible) setOpen(false);
@@ -52,6 +52,7 @@ export function RestoreSummary() {
   const dismiss = () => {
     setOpen(false);
     actions.dismissRestore(report.at);
+    actions.refocus();
   };
 
   return (
@@ -78,7 +79,7 @@ export function RestoreSummary() {
             <span className="muted small" title={new Date(report.at).toLocaleString()}>
               {shortTime(report.at)}
             </span>
-            <button className="icon-button" data-testid="restore-panel-close" aria-label="Close" title="Close (Esc)" onClick={() => setOpen(false)}>
+            <button className="icon-button" data-testid="restore-panel-close" aria-label="Close" title="Close (Esc)" onClick={() => (setOpen(false), actions.refocus())}>
               <CloseIcon />
             </button>
           </header>
@@ -93,6 +94,7 @@ export function RestoreSummary() {
                 onShow={() => {
                   setOpen(false);
                   actions.showPane(l.paneId);
+                  actions.refocus();
                 }}
               />
             ))}

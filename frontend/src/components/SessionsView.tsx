@@ -113,7 +113,7 @@ export function SessionsView() {
           className="text-input sessions-query"
           data-testid="sessions-query"
           aria-label="Search sessions"
-          placeholder="Search by agent, directory, session id…"
+          placeholder="Search by prompt, agent, directory, session id…"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
@@ -149,7 +149,7 @@ export function SessionsView() {
               const err = rowError?.key === key ? rowError.message : null;
               return (
                 <tr key={key} data-testid="session-row" data-session-id={s.sessionId} data-agent-id={s.agentId} className={s.candidate ? 'candidate' : undefined}>
-                  <td>
+                  <td className="session-agent-cell">
                     <span className="session-agent">
                       <AgentAvatar id={s.agentId} label={s.agentLabel || s.agentId} />
                       <span>
@@ -164,20 +164,39 @@ export function SessionsView() {
                     <span className="cwd-base">{basename(s.cwd) || s.cwd}</span>
                     <span className="cwd-full muted">{s.cwd}</span>
                   </td>
-                  <td title={s.firstPromptAt ? new Date(s.firstPromptAt).toLocaleString() : 'Never prompted'}>
-                    {s.firstPromptAt ? shortTime(s.firstPromptAt) : <span className="muted">not prompted</span>}
+                  <td
+                    className="session-prompt"
+                    data-testid="session-prompt"
+                    title={
+                      (s.firstPrompt ? `${s.firstPrompt}\n` : '') +
+                      (s.firstPromptAt ? `First prompted ${new Date(s.firstPromptAt).toLocaleString()}` : 'Never prompted')
+                    }
+                  >
+                    {s.firstPrompt && <span className="session-prompt-text">{s.firstPrompt}</span>}
+                    <span className={s.firstPrompt ? 'session-prompt-time muted' : undefined}>
+                      {s.firstPromptAt ? shortTime(s.firstPromptAt) : <span className="muted">not prompted</span>}
+                    </span>
                   </td>
-                  <td title={new Date(s.lastActivityAt).toLocaleString()}>{relativeTime(s.lastActivityAt, now)}</td>
-                  <td>
+                  <td className="session-activity" title={new Date(s.lastActivityAt).toLocaleString()}>
+                    {relativeTime(s.lastActivityAt, now)}
+                  </td>
+                  <td className="session-state">
                     <span className={'pill end-' + end} data-testid="session-end">
                       {end}
                     </span>
                   </td>
-                  <td className="session-outcome">
+                  <td className={'session-outcome' + (s.lastOutcome ? '' : ' empty')}>
                     {s.lastOutcome ? (
-                      <span className={'pill outcome-' + s.lastOutcome} data-testid="session-outcome" title={outcomeTitle(s)}>
-                        {s.lastOutcome}
-                      </span>
+                      <>
+                        <span className={'pill outcome-' + s.lastOutcome} data-testid="session-outcome" title={outcomeTitle(s)}>
+                          {s.lastOutcome}
+                        </span>
+                        {s.lastOutcome === 'failed' && s.lastOutcomeDetail && (
+                          <span className="session-outcome-detail" data-testid="session-outcome-detail" title={outcomeTitle(s)}>
+                            {s.lastOutcomeDetail}
+                          </span>
+                        )}
+                      </>
                     ) : (
                       <span className="muted" aria-label="no resume yet">
                         —

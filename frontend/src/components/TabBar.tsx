@@ -14,6 +14,7 @@ import { NewAgentMenu } from './NewAgentMenu';
 import { tabMenu } from '../menus';
 import { TabTitle } from './TabTitle';
 import { useTabDrag } from './useTabDrag';
+import { TabStrip } from './TabStrip';
 
 export function TabBar() {
   const { store, actions } = useServices();
@@ -22,20 +23,20 @@ export function TabBar() {
   if (!layout) return <div className="tabbar" />;
   return (
     <div className="tabbar">
-      <div className="tabs" role="tablist" aria-label="Tabs">
+      <TabStrip activeId={layout.activeTabId} count={layout.tabs.length}>
         {layout.tabs.map((tab, i) => (
           <TabButton key={tab.id} tab={tab} index={i} active={tab.id === layout.activeTabId} />
         ))}
-        <button
-          className="icon-button new-tab"
-          data-testid="new-tab"
-          aria-label="New tab"
-          title={tooltip('newTab')}
-          onClick={() => actions.newTab()}
-        >
-          <PlusIcon />
-        </button>
-      </div>
+      </TabStrip>
+      <button
+        className="icon-button new-tab"
+        data-testid="new-tab"
+        aria-label="New tab"
+        title={tooltip('newTab')}
+        onClick={() => actions.newTab()}
+      >
+        <PlusIcon />
+      </button>
       <NewAgentMenu />
       <div className="tabbar-spacer" />
       <button
