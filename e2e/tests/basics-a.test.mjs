@@ -150,7 +150,7 @@ test('17 tabs: the active tab and "+" stay in view', { timeout: 120000 }, async 
     await waitReady(page);
     await frames(page);
     const inView = async () => {
-      const strip = await rect(page, '[data-testid=tabs]');
+      const strip = await rect(page, '[role=tablist]');
       const active = await rect(page, '[data-testid=tab].active');
       const plus = await rect(page, '[data-testid=new-tab]');
       const vw = page.viewportSize().width;
