@@ -15,7 +15,9 @@ import (
 // the desktop's colour scheme (styles.css --bg), so a light desktop never
 // sees a dark grey window at start, nor a dark one a white flash.
 func windowBackground() *options.RGBA {
-	if desktopPrefersDark() {
+	// Binding generation runs this binary only to list methods: it must touch
+	// nothing, and gsettings would create ~/.cache/dconf.
+	if !bindingsOnly && desktopPrefersDark() {
 		return &options.RGBA{R: 0x18, G: 0x18, B: 0x18, A: 255}
 	}
 	return &options.RGBA{R: 0xf3, G: 0xf3, B: 0xf3, A: 255}

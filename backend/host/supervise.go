@@ -162,6 +162,7 @@ func (h *Host) pollForeground() {
 		}
 		var changed []string
 		cwds := map[string]string{}
+		fresh := map[string]bool{} // first reading for this host: maybe what the store has
 		h.mu.Lock()
 		seen := map[string]bool{}
 		for _, s := range list {
@@ -174,8 +175,10 @@ func (h *Host) pollForeground() {
 				changed = append(changed, s.ID)
 			}
 			if d, err := os.Readlink("/proc/" + strconv.Itoa(s.PID) + "/cwd"); err == nil && d != h.cwd[s.ID] {
+				_, known := h.cwd[s.ID]
 				h.cwd[s.ID] = d
 				cwds[s.ID] = d
+				fresh[s.ID] = !known
 			}
 		}
 		for id := range h.fg {
@@ -190,6 +193,12 @@ func (h *Host) pollForeground() {
 		}
 		h.mu.Unlock()
 		for id, d := range cwds {
+			if fresh[id] {
+				// Pages already have the stored directory (hello, attach): say nothing unless it moved.
+				if t, err := h.store.GetTerminal(h.ctx, id); err == nil && t.Cwd == d {
+					continue
+				}
+			}
 			if err := h.store.SetTerminalCwd(h.ctx, id, d); err != nil {
 				h.log.Warn("record terminal cwd", "terminal", id, "err", err)
 				continue
