@@ -472,11 +472,6 @@ func (h *Host) KickRemote(name string) {
 	}
 }
 
-// remoteTarget is the ssh target of a host a viewer streams from.
-func (h *Host) remoteTarget(ctx context.Context, name string) (*remoteEP, error) {
-	return h.endpoint(ctx, name)
-}
-
 // createRemoteAgent starts an agent in a new tab on a remote host. This
 // first slice runs the agent's own command line in the remote login shell
 // with a binding recorded as for a local launch, so a dropped link and a
