@@ -8,6 +8,8 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/remote"
+	"github.com/reprise-dev/reprise/backend/store"
 )
 
 // The page's WebSocket calls (docs/wire.md), one typed method each: the
@@ -127,6 +129,14 @@ type (
 		Key   string `json:"key" ts:"SettingKey"`
 		Value string `json:"value"`
 	}
+	AddHostParams struct {
+		Name string `json:"name"`
+		// SSH is [user@]host[:port] or an alias from ~/.ssh/config.
+		SSH string `json:"ssh"`
+	}
+	HostNameParams struct {
+		Name string `json:"name"`
+	}
 )
 
 // Results that are not the host's own types. Fields in the order of their
@@ -152,7 +162,22 @@ type (
 	SettingValue struct {
 		Value string `json:"value"`
 	}
+	// HostInfo is one configured remote host (the store's row) with its
+	// link as this host sees it; an empty status.state means unknown (no
+	// terminal has used the host since the host started).
+	HostInfo struct {
+		Name       string         `json:"name"`
+		RemoteHome string         `json:"remoteHome,omitempty"`
+		SSH        string         `json:"ssh"`
+		SSHConfig  string         `json:"sshConfig,omitempty"`
+		Status     api.HostStatus `json:"status"`
+	}
 )
+
+// hostInfo joins a stored host with its live link status.
+func hostInfo(h *host.Host, s store.Host) HostInfo {
+	return HostInfo{Name: s.Name, SSH: s.SSH, RemoteHome: s.RemoteHome, SSHConfig: s.SSHConfig, Status: h.HostStatus(s.Name)}
+}
 
 // methods is the table, in docs/wire.md's order. "ack" is not here: it is
 // frequent and cheap and handled inline by the read loop, without a reply.
@@ -267,6 +292,35 @@ var methods = []method{
 	}),
 	def("settings.set", func(ctx context.Context, c call, p SetSettingParams) (Empty, error) {
 		return none(c.srv.host.SetSetting(ctx, p.Key, p.Value))
+	}),
+	// hosts.* are `reprise hosts list|add|remove` for Settings → Hosts and
+	// "New tab on host…", over the same store code and checks.
+	def("hosts.list", func(ctx context.Context, c call, _ Empty) ([]HostInfo, error) {
+		hs, err := c.srv.host.Store().ListHosts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]HostInfo, 0, len(hs))
+		for _, s := range hs {
+			out = append(out, hostInfo(c.srv.host, s))
+		}
+		return out, nil
+	}),
+	def("hosts.add", func(ctx context.Context, c call, p AddHostParams) (HostInfo, error) {
+		if p.SSH == "" {
+			return HostInfo{}, fmt.Errorf("add host %q: an ssh destination is needed ([user@]host[:port])", p.Name)
+		}
+		if err := remote.ValidateDest(p.SSH); err != nil {
+			return HostInfo{}, fmt.Errorf("add host %q: %w", p.Name, err)
+		}
+		s, err := c.srv.host.Store().AddHost(ctx, store.Host{Name: p.Name, SSH: p.SSH})
+		if err != nil {
+			return HostInfo{}, err
+		}
+		return hostInfo(c.srv.host, s), nil
+	}),
+	def("hosts.remove", func(ctx context.Context, c call, p HostNameParams) (Empty, error) {
+		return none(c.srv.host.Store().RemoveHost(ctx, p.Name))
 	}),
 }
 

@@ -41,9 +41,18 @@ export interface Methods {
   'restore.report': [Record<string, never>, RestoreReport];
   'settings.get': [SettingParams, SettingValue];
   'settings.set': [SetSettingParams, Record<string, never>];
+  'hosts.list': [Record<string, never>, HostInfo[] | null];
+  'hosts.add': [AddHostParams, HostInfo];
+  'hosts.remove': [HostNameParams, Record<string, never>];
 }
 
 export type Method = keyof Methods;
+
+/** web.AddHostParams */
+export interface AddHostParams {
+  name: string;
+  ssh: string;
+}
 
 /** api.Agent */
 export interface Agent {
@@ -201,6 +210,28 @@ export interface HookStatus {
   installed: boolean;
   path?: string;
   note?: string;
+}
+
+/** web.HostInfo */
+export interface HostInfo {
+  name: string;
+  remoteHome?: string;
+  ssh: string;
+  sshConfig?: string;
+  status: HostStatus;
+}
+
+/** web.HostNameParams */
+export interface HostNameParams {
+  name: string;
+}
+
+/** api.HostStatus */
+export interface HostStatus {
+  name: string;
+  state: string;
+  pid?: number;
+  message?: string;
 }
 
 /** api.Layout */
