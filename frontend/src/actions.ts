@@ -4,7 +4,8 @@
 import { agentLabel, dismissKey, Dismissals, failureReason } from './agents/banner';
 import { outcomeDismissKey } from './agents/outcome';
 import { RestoreDismissals } from './agents/restore';
-import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, ResumeOptions, Session, SettingKey } from './api';
+import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, HostInfo, HostStatus, ResumeOptions, Session, SettingKey } from './api';
+import { hostMenuItems, withLiveStatus } from './hosts';
 import type { Backend } from './backend';
 import { command, type Shortcut } from './keys';
 import type { MenuRequest } from './menus';
@@ -61,6 +62,55 @@ export class Actions {
   newTab(): void {
     this.showTerminals();
     this.run('new tab', this.backend.layout.newTab());
+  }
+
+  /** A new tab on a remote host ('' : this machine). */
+  newTabOn(host: string): void {
+    this.showTerminals();
+    this.run(host ? `new tab on ${host}` : 'new tab', this.backend.layout.newTab(undefined, host || undefined));
+  }
+
+  /** Lists the configured hosts (hosts.list) into the store; their status seeds hostStatus. */
+  async loadHosts(): Promise<readonly HostInfo[]> {
+    try {
+      const hs = await this.backend.hosts.list();
+      this.store.set('hosts', hs);
+      const live = { ...this.store.get().hostStatus };
+      for (const h of hs) if (!live[h.name] && h.status.state) live[h.name] = h.status;
+      this.store.set('hostStatus', live);
+      return hs;
+    } catch (err) {
+      this.notice(`hosts: ${errorText(err)}`);
+      return this.store.get().hosts ?? [];
+    }
+  }
+
+  /** A "host" event: the link to one remote host changed. */
+  noteHost(h: HostStatus): void {
+    this.store.set('hostStatus', { ...this.store.get().hostStatus, [h.name]: h });
+  }
+
+  /** Adds a host; rejects with the host's one line (the form shows it). */
+  async addHost(name: string, ssh: string): Promise<void> {
+    await this.backend.hosts.add(name.trim(), ssh.trim());
+    await this.loadHosts();
+  }
+
+  async removeHost(name: string): Promise<void> {
+    await this.backend.hosts.remove(name);
+    await this.loadHosts();
+  }
+
+  /** "New tab on host…": a menu of this machine and the configured hosts, at (x, y) or under the "+" button. */
+  async openHostMenu(x?: number, y?: number): Promise<void> {
+    if (x === undefined || y === undefined) {
+      const r = document.querySelector('[data-testid="new-tab"]')?.getBoundingClientRect();
+      x = r ? r.left : 40;
+      y = r ? r.bottom : 40;
+    }
+    const hs = await this.loadHosts();
+    const items = hostMenuItems(withLiveStatus(hs, this.store.get().hostStatus), (h) => this.newTabOn(h), () => this.shortcut('hostsSettings'));
+    this.openMenu({ x, y, label: 'New tab on host', items });
   }
 
   split(direction: Direction, paneId = this.focusedPaneId()): void {
@@ -185,6 +235,14 @@ export class Actions {
       case 'newAgent':
         this.showTerminals();
         this.store.set('newAgentOpen', true);
+        return;
+      case 'newTabOnHost':
+        void this.openHostMenu();
+        return;
+      case 'hostsSettings':
+        this.store.set('settingsSection', 'hosts');
+        if (this.store.get().view === 'settings') this.store.set('view', 'terminals');
+        this.showView('settings');
         return;
       case 'appearance':
         this.store.set('settingsSection', 'appearance');
@@ -726,7 +784,7 @@ export class Actions {
 }
 
 /** Actions after which the palette leaves the focus where the action put it. */
-const FOCUS_TAKERS = new Set<Shortcut>(['palette', 'agents', 'newAgent', 'renameTab', 'search', 'settings', 'sessions', 'appearance', 'closePane', 'closeTab', 'closeOtherTabs']);
+const FOCUS_TAKERS = new Set<Shortcut>(['palette', 'agents', 'newAgent', 'renameTab', 'search', 'settings', 'sessions', 'appearance', 'hostsSettings', 'newTabOnHost', 'closePane', 'closeTab', 'closeOtherTabs']);
 
 /** Where the New agent popover starts an agent. */
 export type AgentPlace = 'tab' | 'right' | 'down' | 'here';

@@ -17,6 +17,8 @@ export type {
   ForegroundResult,
   HelloResult,
   HookStatus,
+  HostInfo,
+  HostStatus,
   Layout,
   PaneForecast,
   RestoreReport,

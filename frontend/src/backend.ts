@@ -8,6 +8,8 @@ import type {
   AttachResult,
   Binding,
   DaemonStatus,
+  HostInfo,
+  HostStatus,
   Direction,
   ForegroundResult,
   HelloResult,
@@ -65,6 +67,7 @@ export class Backend {
   private readonly terminalEmitter = new Emitter<[Terminal]>();
   private readonly exitEmitter = new Emitter<[Terminal]>();
   private readonly daemonEmitter = new Emitter<[DaemonStatus]>();
+  private readonly hostEmitter = new Emitter<[HostStatus]>();
   private readonly inputLostEmitter = new Emitter<[InputLost]>();
   private readonly bindingEmitter = new Emitter<[Binding]>();
   private readonly restoreEmitter = new Emitter<[RestoreReport]>();
@@ -121,6 +124,10 @@ export class Backend {
 
   onDaemon(cb: (d: DaemonStatus) => void): () => void {
     return this.daemonEmitter.on(cb);
+  }
+  /** A remote host's link changed (event "host"). */
+  onHost(cb: (h: HostStatus) => void): () => void {
+    return this.hostEmitter.on(cb);
   }
   /** A terminal's binding changed (event "binding"). */
   onBinding(cb: (b: Binding) => void): () => void {
@@ -186,7 +193,9 @@ export class Backend {
 
   readonly layout = {
     get: (): Promise<Layout> => this.layoutCall('layout.get', {}),
-    newTab: (cwd?: string): Promise<Layout> => this.layoutCall('layout.newTab', cwd ? { cwd } : {}),
+    /** host: a remote host's name (absent: this machine). */
+    newTab: (cwd?: string, host?: string): Promise<Layout> =>
+      this.layoutCall('layout.newTab', { ...(cwd ? { cwd } : {}), ...(host ? { host } : {}) }),
     split: (paneId: string, direction: Direction): Promise<Layout> => this.layoutCall('layout.split', { paneId, direction }),
     closePane: (paneId: string): Promise<Layout> => this.layoutCall('layout.closePane', { paneId }),
     closeTab: (tabId: string): Promise<Layout> => this.layoutCall('layout.closeTab', { tabId }),
@@ -246,6 +255,13 @@ export class Backend {
     report: (): Promise<RestoreReport> => this.call('restore.report', {}),
   };
 
+  /** Remote hosts (reprise hosts …); errors reject with the host's one line. */
+  readonly hosts = {
+    list: (): Promise<HostInfo[]> => this.call('hosts.list', {}).then((l) => l ?? []),
+    add: (name: string, ssh: string): Promise<HostInfo> => this.call('hosts.add', { name, ssh }),
+    remove: (name: string): Promise<void> => this.call('hosts.remove', { name }).then(() => undefined),
+  };
+
   readonly settings = {
     get: (key: SettingKey): Promise<string> => this.call('settings.get', { key }).then((r) => r?.value ?? ''),
     set: (key: SettingKey, value: string): Promise<void> => this.call('settings.set', { key, value }).then(() => undefined),
@@ -292,6 +308,9 @@ export class Backend {
         break;
       case 'daemon':
         this.daemonEmitter.emit(data as DaemonStatus);
+        break;
+      case 'host':
+        this.hostEmitter.emit(data as HostStatus);
         break;
       case 'binding':
         this.bindingEmitter.emit(data as Binding);

@@ -5,6 +5,7 @@
 
 export type Shortcut =
   | 'newTab'
+  | 'newTabOnHost'
   | 'splitRight'
   | 'splitDown'
   | 'closePane'
@@ -41,6 +42,7 @@ export type Shortcut =
   | 'palette'
   | 'newAgent'
   | 'appearance'
+  | 'hostsSettings'
   | 'settings'
   | 'sessions'
   | 'agents';
@@ -60,6 +62,7 @@ export interface Command {
 export const COMMANDS: readonly Command[] = [
   { id: 'palette', title: 'Command palette', keys: ['Ctrl+Shift+P'], anyView: true },
   { id: 'newTab', title: 'New tab', keys: ['Ctrl+Shift+T'], anyView: true },
+  { id: 'newTabOnHost', title: 'New tab on host…', keys: [], anyView: true },
   { id: 'newAgent', title: 'New agent…', keys: ['Ctrl+Shift+N'], anyView: true },
   { id: 'splitRight', title: 'Split right', keys: ['Ctrl+Shift+D'] },
   { id: 'splitDown', title: 'Split down', keys: ['Ctrl+Shift+E'] },
@@ -97,6 +100,7 @@ export const COMMANDS: readonly Command[] = [
   { id: 'zoomOut', title: 'Zoom out (smaller font)', keys: ['Ctrl+-'], anyView: true },
   { id: 'zoomReset', title: 'Reset zoom', keys: ['Ctrl+0'], anyView: true },
   { id: 'appearance', title: 'Settings: Appearance', keys: [], anyView: true },
+  { id: 'hostsSettings', title: 'Settings: Hosts', keys: [], anyView: true },
   { id: 'settings', title: 'Settings', keys: ['Ctrl+,'], anyView: true },
   { id: 'sessions', title: 'Agent sessions', keys: ['Ctrl+Shift+S'], anyView: true },
   { id: 'agents', title: 'Agents overview', keys: ['Ctrl+Shift+A'], anyView: true },

@@ -127,6 +127,7 @@ backend.onLayout((l) => store.setLayout(l));
 backend.onTerminal((t) => store.putTerminal(t));
 backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
+backend.onHost((h) => actions.noteHost(h));
 backend.onBinding((b) => {
   actions.noteBinding(b);
   attention.onBinding(b);

@@ -4,7 +4,7 @@
 import { useSyncExternalStore } from 'react';
 import type { ResumeState } from './agents/banner';
 import type { AgentInfo, NotifyWhen } from './attention/attention';
-import type { Agent, Binding, DaemonStatus, Layout, RestoreReport, Terminal } from './api';
+import type { Agent, Binding, DaemonStatus, HostInfo, HostStatus, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { PaneInputState } from './terminal/TerminalView';
 import { DEFAULT_APPEARANCE, type Appearance } from './terminal/appearance';
@@ -37,6 +37,10 @@ export interface AppState {
   confirm: ConfirmRequest | null;
   /** The pty daemon's health, when the host has reported it. */
   daemon: DaemonStatus | null;
+  /** Remote hosts' links as the host last reported them (hosts.list, then "host" events), by name. */
+  hostStatus: Readonly<Record<string, HostStatus>>;
+  /** The configured remote hosts as last listed (null until first asked for). */
+  hosts: readonly HostInfo[] | null;
   /** A short message for the status area (an error from the host, …). */
   notice: string | null;
   /** Which agent runs (or ran) in each terminal, by terminal id. */
@@ -104,6 +108,8 @@ export const initialState: AppState = {
   searchPaneId: null,
   confirm: null,
   daemon: null,
+  hostStatus: {},
+  hosts: null,
   notice: null,
   bindings: {},
   resumes: {},

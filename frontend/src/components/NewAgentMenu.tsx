@@ -21,6 +21,10 @@ export function NewAgentMenu() {
   const open = useStore(store, (s) => s.newAgentOpen);
   const setOpen = (o: boolean) => store.set('newAgentOpen', o);
   const [where, setWhere] = useState<AgentPlace>('tab');
+  // '' : this machine; else a remote host's name (agents.run {host}).
+  const [host, setHost] = useState('');
+  const hosts = useStore(store, (s) => s.hosts);
+  const remote = host !== '' && !!hosts?.some((h) => h.name === host);
   const [selected, setSelected] = useState<string | null>(null);
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -28,8 +32,10 @@ export function NewAgentMenu() {
   const ref = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const list = agents ? runnableFirst(agents) : [];
-  const firstFound = list.find((a) => a.found)?.id ?? null;
-  const choice = selected && list.some((a) => a.id === selected && a.found) ? selected : firstFound;
+  // "found" is this machine's PATH; on a remote host its own PATH decides (the pane says when not).
+  const usable = (a: { found: boolean }) => remote || a.found;
+  const firstFound = list.find(usable)?.id ?? null;
+  const choice = selected && list.some((a) => a.id === selected && usable(a)) ? selected : firstFound;
 
   // Closing gives the keyboard back to the terminal (the popover may have been opened by a key).
   const close = (refocus = true) => {
@@ -45,6 +51,7 @@ export function NewAgentMenu() {
     if (!open) return;
     let live = true;
     actions.loadAgents().catch((err: unknown) => live && setError(errorText(err)));
+    void actions.loadHosts();
     const onPointer = (e: PointerEvent) => {
       if (!ref.current?.contains(e.target as Node)) closeRef.current(false);
     };
@@ -109,7 +116,8 @@ export function NewAgentMenu() {
     setBusy(true);
     setError(null);
     try {
-      const started = await actions.startAgent(where, prompt.trim() ? { agent: choice, prompt } : { agent: choice });
+      const req = { agent: choice, ...(prompt.trim() ? { prompt } : {}), ...(remote ? { host } : {}) };
+      const started = await actions.startAgent(where, req);
       if (!started) return;
       setPrompt('');
       close(false);
@@ -129,7 +137,7 @@ export function NewAgentMenu() {
     }
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     e.preventDefault();
-    const enabled = list.filter((a) => a.found);
+    const enabled = list.filter(usable);
     const i = enabled.findIndex((a) => a.id === choice);
     const next = enabled[(i + (e.key === 'ArrowDown' ? 1 : enabled.length - 1)) % Math.max(1, enabled.length)];
     if (!next) return;
@@ -169,21 +177,21 @@ export function NewAgentMenu() {
                 return (
                   <button
                     key={a.id}
-                    className={'agent-choice' + (checked ? ' checked' : '') + (a.found ? '' : ' missing')}
+                    className={'agent-choice' + (checked ? ' checked' : '') + (usable(a) ? '' : ' missing')}
                     role="radio"
                     aria-checked={checked}
-                    aria-disabled={!a.found}
+                    aria-disabled={!usable(a)}
                     tabIndex={checked || (!choice && a === list[0]) ? 0 : -1}
                     data-testid="new-agent-item"
                     data-agent-id={a.id}
-                    title={a.found ? a.path || a.command : `${a.command} was not found on PATH`}
-                    onClick={() => a.found && setSelected(a.id)}
-                    onDoubleClick={() => a.found && void run()}
+                    title={remote ? `${a.command} on ${host}` : a.found ? a.path || a.command : `${a.command} was not found on PATH`}
+                    onClick={() => usable(a) && setSelected(a.id)}
+                    onDoubleClick={() => usable(a) && void run()}
                   >
                     <AgentAvatar id={a.id} label={a.label} />
                     <span className="agent-choice-label">{a.label}</span>
                     <code className="agent-choice-command">{a.command}</code>
-                    {!a.found && <span className="badge missing">not found</span>}
+                    {!remote && !a.found && <span className="badge missing">not found</span>}
                   </button>
                 );
               })}
@@ -208,6 +216,19 @@ export function NewAgentMenu() {
               </label>
             ))}
           </fieldset>
+          {hosts && hosts.length > 0 && (
+            <label className="agent-host">
+              <span className="field-label">Host</span>
+              <select className="text-input" data-testid="new-agent-host" value={remote ? host : ''} onChange={(e) => setHost(e.target.value)}>
+                <option value="">This machine</option>
+                {hosts.map((h) => (
+                  <option key={h.name} value={h.name}>
+                    {h.name} ({h.ssh})
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label className="field-label" htmlFor="new-agent-prompt">
             Prompt <span className="muted">(optional)</span>
           </label>

@@ -106,11 +106,6 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
             {terminal.host}
           </span>
         )}
-        {terminal?.link && (
-          <span className="pill state-offline" data-testid="pane-link">
-            {terminal.link}
-          </span>
-        )}
         {restored && (
           <span className="pill state-restored" data-testid="pane-restored" title={restored.detail}>
             {restored.label}
@@ -162,7 +157,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
         {(offline || refused > 0 || broken || note) && (
           <div className="pane-input" role="status" data-testid="pane-input">
             {offline && (
-              <div data-testid="pane-offline">
+              <div data-testid="pane-offline" data-link={terminal?.link ? 'down' : undefined}>
                 {offline.line}
                 {held > 0 && ` · ${held} ${held === 1 ? 'byte' : 'bytes'} typed, sent when back`}
               </div>

@@ -10,22 +10,27 @@ import { AgentForm } from './AgentForm';
 import { AppearanceSettings } from './AppearanceSettings';
 import { CloseIcon, PlusIcon } from './icons';
 import { NotificationSettings } from './NotificationSettings';
+import { HostsSettings } from './HostsSettings';
 
 const NEW = '\0new';
 
-type Section = 'agents' | 'appearance' | 'privacy' | 'notifications';
+type Section = 'agents' | 'appearance' | 'privacy' | 'notifications' | 'hosts';
 
 const SECTIONS: { id: Section; label: string }[] = [
   { id: 'agents', label: 'Agents' },
   { id: 'appearance', label: 'Appearance' },
   { id: 'privacy', label: 'Sessions & privacy' },
   { id: 'notifications', label: 'Notifications' },
+  { id: 'hosts', label: 'Hosts' },
 ];
 
 /** Settings over the terminals (the gear, Ctrl+,; Esc closes): Agents, Sessions & privacy. */
 export function SettingsView() {
   const { store, actions } = useServices();
-  const [section, setSection] = useState<Section>(() => (store.get().settingsSection === 'appearance' ? 'appearance' : 'agents'));
+  const [section, setSection] = useState<Section>(() => {
+    const want = store.get().settingsSection;
+    return want === 'appearance' || want === 'hosts' ? want : 'agents';
+  });
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // The keyboard leaves the terminal for the view.
@@ -61,6 +66,8 @@ export function SettingsView() {
             <AppearanceSettings />
           ) : section === 'privacy' ? (
             <PrivacySettings />
+          ) : section === 'hosts' ? (
+            <HostsSettings />
           ) : (
             <NotificationSettings />
           )}

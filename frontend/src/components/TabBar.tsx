@@ -13,6 +13,7 @@ import { CloseIcon, GearIcon, HistoryIcon, PlusIcon } from './icons';
 import { NewAgentMenu } from './NewAgentMenu';
 import { tabMenu } from '../menus';
 import { TabTitle } from './TabTitle';
+import { tabHostLabel } from '../hosts';
 import { useTabDrag } from './useTabDrag';
 import { TabStrip } from './TabStrip';
 
@@ -32,8 +33,13 @@ export function TabBar() {
         className="icon-button new-tab"
         data-testid="new-tab"
         aria-label="New tab"
-        title={tooltip('newTab')}
+        title={tooltip('newTab') + ' — right-click: New tab on host…'}
         onClick={() => actions.newTab()}
+        onContextMenu={(e) => {
+          // Right-click on "+": "New tab on host…" (also in the palette).
+          e.preventDefault();
+          void actions.openHostMenu(e.clientX, e.clientY);
+        }}
       >
         <PlusIcon />
       </button>
@@ -81,6 +87,8 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
     return b ? `${b.kind}|${b.label}` : '';
   });
   const [badgeKind, badgeLabel] = badgeKey ? badgeKey.split('|') : ['', ''];
+  // Which remote hosts the tab's panes run on (a string, so it compares equal while nothing changed).
+  const hostLabel = useStore(store, (s) => tabHostLabel(panesInOrder(tab.root).map((p) => s.terminals[p.terminalId])));
   const [hover, setHover] = useState(false);
   const drag = useTabDrag(actions, tab.id);
   const title = tab.title || (pane ? paneTitles.title(pane.id, terminal, osc, agent, cwd) : paneTitle(terminal, osc));
@@ -119,6 +127,11 @@ function TabButton({ tab, index, active }: { tab: Tab; index: number; active: bo
     >
       {badgeKind && (
         <span className={'tab-badge badge-' + badgeKind} data-testid="tab-badge" data-badge={badgeKind} role="img" aria-label={badgeLabel} title={badgeLabel} />
+      )}
+      {hostLabel && (
+        <span className="tab-host" data-testid="tab-host" title={`on ${hostLabel}`}>
+          {hostLabel}
+        </span>
       )}
       <TabTitle tab={tab} shown={title || `Tab ${index + 1}`} />
       <button

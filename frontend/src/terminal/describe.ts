@@ -77,5 +77,7 @@ export function paneOffline(
   if (daemon?.state === 'restarting') return { pill: 'restoring', line: 'input paused — the pty daemon is restarting' };
   if (daemon?.state === 'failed') return { pill: 'daemon down', line: 'input paused — the pty daemon is down' };
   if (t?.status === 'lost') return { pill: 'restoring', line: 'input paused — restoring this terminal' };
+  // A remote host's link is down: the agent keeps running there, so this is "disconnected", never an end.
+  if (t?.link && t.status === 'running') return { pill: 'disconnected', line: `${t.link} · input paused` };
   return null;
 }
