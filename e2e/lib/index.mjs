@@ -3,3 +3,4 @@ export * from './serve.mjs';
 export * from './page.mjs';
 export * from './session.mjs';
 export * from './fake.mjs';
+export * from './sshd.mjs';
