@@ -70,6 +70,18 @@ test('remote host: Settings → Hosts, New tab on host, host labels, link down i
       await waitFor(async () => !(await page.$(hostRow(page, 'other'))), { message: 'host "other" removed' });
       await page.keyboard.press('Escape');
 
+      // The New agent popover offers the hosts; right-click on "+" is the same host menu.
+      await page.keyboard.press('Control+Shift+N');
+      await page.waitForSelector('[data-testid=new-agent-host]');
+      const opts = await page.$$eval('[data-testid=new-agent-host] option', (els) => els.map((e) => e.textContent));
+      assert.deepEqual(opts, ['This machine', `box (${sshd.alias})`]);
+      await page.keyboard.press('Escape');
+      await waitFor(async () => !(await page.$('[data-testid=new-agent-menu]')), { message: 'New agent closed' });
+      await page.click('[data-testid=new-tab]', { button: 'right' });
+      await page.waitForSelector('[data-testid=menu-item][data-action="host:box"]');
+      await page.keyboard.press('Escape');
+      await waitFor(async () => !(await page.$('[data-testid=context-menu]')), { message: 'host menu closed' });
+
       // Palette → New tab on host… → box.
       await openPalette(page, 'new tab on host');
       await page.waitForSelector('[data-testid=context-menu]');
