@@ -149,11 +149,9 @@ func (v *Viewer) Ack(terminalID string, n int64) error {
 // Input sends keystrokes to a terminal, in call order.
 func (v *Viewer) Input(ctx context.Context, terminalID string, p []byte) error {
 	if host := v.h.hostOf(ctx, terminalID); host != "" {
-		v.mu.Lock()
-		c := v.rconns[host]
-		v.mu.Unlock()
-		if c == nil {
-			return errors.New(disconnectedLine(host))
+		c, err := v.remoteInputClient(ctx, terminalID, host)
+		if err != nil {
+			return err
 		}
 		return c.Input(terminalID, p)
 	}
@@ -173,6 +171,9 @@ func (v *Viewer) Detach(ctx context.Context, terminalID string) error {
 	if rs := v.rsubs[terminalID]; rs != nil {
 		rs.detached = true
 		delete(v.rsubs, terminalID)
+		if !isReady(rs.ready) {
+			close(rs.ready)
+		}
 	}
 	v.mu.Unlock()
 	if sub == nil {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -25,6 +26,57 @@ type remoteStream struct {
 	base     int64 // absolute offset of the current subscription's first byte
 	received int64 // bytes delivered on the current subscription
 	detached bool
+	// ready is closed while a subscription is live and replaced by an open
+	// one when it ends (a dropped link): keys typed between the link coming
+	// back and the resubscribe wait for it instead of going to the closed
+	// connection and being reported lost.
+	ready chan struct{}
+}
+
+// isReady reports whether ch is closed. Callers hold v.mu.
+func isReady(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// inputWait bounds how long a key waits for a remote stream to come back
+// after its link returned; past it the key is reported lost as before.
+const inputWait = 10 * time.Second
+
+// remoteInputClient is the connection keys for a remote terminal go to:
+// the viewer's current one, once the terminal's stream (if this viewer
+// streams it) is subscribed on it.
+func (v *Viewer) remoteInputClient(ctx context.Context, terminalID, host string) (*ptyclient.Client, error) {
+	timer := time.NewTimer(inputWait)
+	defer timer.Stop()
+	for {
+		v.mu.Lock()
+		c := v.rconns[host]
+		var ready chan struct{}
+		if rs := v.rsubs[terminalID]; rs != nil && !isReady(rs.ready) {
+			ready = rs.ready
+		}
+		v.mu.Unlock()
+		if ready == nil {
+			if c == nil {
+				return nil, errors.New(disconnectedLine(host))
+			}
+			return c, nil
+		}
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-v.ctx.Done():
+			return nil, v.ctx.Err()
+		case <-timer.C:
+			return nil, errors.New(disconnectedLine(host))
+		}
+	}
 }
 
 func (r *remoteStream) pos() int64 { return r.base + r.received }
@@ -61,7 +113,7 @@ func (v *Viewer) remoteClient(ctx context.Context, host string) (*ptyclient.Clie
 }
 
 func (v *Viewer) attachRemote(ctx context.Context, t api.Terminal, host string, s Stream) (api.Terminal, int64, error) {
-	r := &remoteStream{v: v, id: t.ID, host: host, s: s}
+	r := &remoteStream{v: v, id: t.ID, host: host, s: s, ready: make(chan struct{})}
 	v.mu.Lock()
 	if _, dup := v.rsubs[t.ID]; dup {
 		v.mu.Unlock()
@@ -113,6 +165,9 @@ func (r *remoteStream) subscribe(ctx context.Context, resume bool, from int64) (
 		return nil, fmt.Errorf("terminal %s was detached", r.id)
 	}
 	v.subs[r.id] = sub
+	if !isReady(r.ready) {
+		close(r.ready)
+	}
 	v.mu.Unlock()
 	if resume && sub.Offset > from {
 		gap := fmt.Sprintf("\r\n\x1b[2m── %d bytes of output from while disconnected from %s were beyond the replay buffer ──\x1b[0m\r\n", sub.Offset-from, r.host)
@@ -133,6 +188,9 @@ func (r *remoteStream) ended() {
 	from := r.pos()
 	if v.rsubs[r.id] == r {
 		delete(v.subs, r.id)
+	}
+	if isReady(r.ready) {
+		r.ready = make(chan struct{})
 	}
 	v.mu.Unlock()
 	if detached || v.ctx.Err() != nil {
@@ -189,6 +247,9 @@ func (r *remoteStream) finish() {
 	v.mu.Lock()
 	if v.rsubs[r.id] == r {
 		delete(v.rsubs, r.id)
+	}
+	if !isReady(r.ready) {
+		close(r.ready) // wakes keys waiting for a stream that will not come back
 	}
 	v.mu.Unlock()
 	if r.s.OnEnd != nil {
