@@ -23,6 +23,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/atomicfile"
 	"github.com/reprise-dev/reprise/backend/host"
+	"github.com/reprise-dev/reprise/backend/inbox"
 	"github.com/reprise-dev/reprise/backend/localapi"
 	"github.com/reprise-dev/reprise/backend/logfile"
 	"github.com/reprise-dev/reprise/backend/mcp"
@@ -220,6 +221,31 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 		}),
 	})
 	root.AddCommand(ptydCmd)
+	inboxCmd := &cobra.Command{
+		Use:   "inbox",
+		Short: "The hook inbox of this home",
+		Args:  cobra.ArbitraryArgs,
+		RunE:  group("inbox", "'drain --stdio'"),
+	}
+	var drainStdio bool
+	drain := &cobra.Command{
+		Use:   "drain",
+		Short: "Stream this home's hook inbox to a host on stdin/stdout, deleting each event once the host acknowledges it (what a remote host runs over ssh)",
+		Args:  noArgs,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if !drainStdio {
+				return usageError{"inbox drain needs --stdio (the host relays it over ssh)"}
+			}
+			h, err := paths.Resolve(home)
+			if err != nil {
+				return err
+			}
+			return inbox.Relay(context.Background(), host.InboxOf(h.Dir), os.Stdin, env.Stdout, relayPoll)
+		}),
+	}
+	drain.Flags().BoolVar(&drainStdio, "stdio", false, "speak the relay protocol on stdin/stdout (docs/wire.md)")
+	inboxCmd.AddCommand(drain)
+	root.AddCommand(inboxCmd)
 	root.AddCommand(hostsCommand(&home, env))
 
 	var listen, shell, tokenFile string

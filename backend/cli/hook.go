@@ -183,3 +183,8 @@ func (w fallbackWriter) Write(p []byte) (int, error) {
 	}
 	return w.fallback.Write(p)
 }
+
+// relayPoll is how often `inbox drain --stdio` looks for new records: a
+// remote hook's event reaches the host within about this long (the hook's
+// poke goes to a host socket nobody listens on there).
+const relayPoll = 200 * time.Millisecond

@@ -200,16 +200,22 @@ var posixShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash":
 // and the pane falls back to an interactive shell. Every token passes
 // through shellquote; nothing else builds the command line.
 func (h *Host) wrapperArgv(agentID string, l catalog.Launch) []string {
+	return wrapperArgv(h.cfg.Exe, h.cfg.Shell, "", agentID, l)
+}
+
+// wrapperArgv is the launch wrapper with exe as the reporting reprise and
+// shell as the login shell; pre (shell code, may be empty) runs first. A
+// remote launch passes the remote's binary, shell and PATH.
+func wrapperArgv(exe string, shell []string, pre, agentID string, l catalog.Launch) []string {
 	cmd := shellquote.Join(l.Argv)
 	if len(l.Stdin) > 0 {
 		cmd = "printf '%s' " + shellquote.Quote(string(l.Stdin)) + " | " + cmd
 	}
-	report := shellquote.Join([]string{h.cfg.Exe, "hook", agentID, "process-exit", "--status"})
-	shell := h.cfg.Shell
+	report := shellquote.Join([]string{exe, "hook", agentID, "process-exit", "--status"})
 	// The wrapper's own stderr goes to /dev/null while the agent runs (the
 	// agent's goes to the terminal through fd 3), so a killed agent does not
 	// leave the shell's "Killed <whole command line>" job report in the pane.
-	script := "exec 3>&2 2>/dev/null; " + cmd + " 2>&3 3>&-; __reprise_status=$?; " + report +
+	script := pre + "exec 3>&2 2>/dev/null; " + cmd + " 2>&3 3>&-; __reprise_status=$?; " + report +
 		` "$__reprise_status" 2>&3 3>&-; exec 2>&3 3>&-; exec ` + shellquote.Join(shell)
 	if posixShells[filepath.Base(shell[0])] {
 		return []string{shell[0], "-l", "-c", script}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/agents/catalog"
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/install"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/remote"
@@ -38,7 +40,9 @@ type remoteEP struct {
 	env    []string      // the remote login environment (from the last connect)
 	shell  string
 	home   string
-	probed bool // bootstrapped by this host process
+	rhome  string // the remote Reprise home, absolute ("" if the probe could not tell)
+	probed bool   // bootstrapped by this host process
+	relay  relayState
 	kick   chan struct{}
 	// dialMu serialises new ssh connections to the host: two started at
 	// once with no ControlMaster running would both become masters, and
@@ -206,6 +210,20 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		} else {
 			log.Info("link to remote daemon back", "pid", c.DaemonPID, "down", time.Since(downAt).Round(time.Millisecond))
 		}
+		// The remote inbox first, as a local host drains its inbox before
+		// anything else: a goodbye an agent said while the link was down
+		// is applied before the reconcile judges its ended terminal.
+		lctx, lcancel := context.WithCancel(h.ctx)
+		caught := make(chan struct{})
+		var once sync.Once
+		h.wg.Add(1)
+		go h.relayLoop(lctx, e, func() { once.Do(func() { close(caught) }) })
+		select {
+		case <-caught:
+		case <-c.Done():
+		case <-time.After(15 * time.Second):
+			log.Warn("remote inbox relay not caught up; reconciling anyway")
+		}
 		// Reconcile before anyone else may use the link: a terminal created
 		// in between would look like one the daemon lost.
 		rctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
@@ -219,6 +237,7 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		e.mu.Unlock()
 		h.setRemoteStatus(e, api.HostStatus{State: "up", PID: c.DaemonPID})
 		h.watchLink(e, c)
+		lcancel()
 		e.mu.Lock()
 		e.client = nil
 		e.upCh = make(chan struct{})
@@ -313,6 +332,7 @@ func (h *Host) bootstrapRemote(ctx context.Context, e *remoteEP) error {
 	}
 	var env []string
 	shell, home := probe.Shell, ""
+	rhome := e.target.HomeFrom(probe.Env)
 	for _, kv := range probe.Env {
 		name, val, _ := strings.Cut(kv, "=")
 		if name == "HOME" {
@@ -329,7 +349,7 @@ func (h *Host) bootstrapRemote(ctx context.Context, e *remoteEP) error {
 		home = "/"
 	}
 	e.mu.Lock()
-	e.env, e.shell, e.home, e.probed = env, shell, home, true
+	e.env, e.shell, e.home, e.rhome, e.probed = env, shell, home, rhome, true
 	e.mu.Unlock()
 	return nil
 }
@@ -449,10 +469,13 @@ func (h *Host) clientFor(ctx context.Context, id string) (*ptyclient.Client, err
 func (h *Host) remoteTerminalEnv(e *remoteEP, id string) []string {
 	e.mu.Lock()
 	env := append([]string(nil), e.env...)
+	rhome := e.rhome
 	e.mu.Unlock()
 	env = append(env, "TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM=Reprise", "REPRISE_TERMINAL_ID="+id)
-	if e.target.RemoteHome != "" {
-		env = append(env, "REPRISE_HOME="+e.target.RemoteHome)
+	// The hooks of agents there write to this home's inbox, which the host
+	// relays (remote_inbox.go).
+	if rhome != "" {
+		env = append(env, "REPRISE_HOME="+rhome)
 	}
 	return env
 }
@@ -472,12 +495,15 @@ func (h *Host) KickRemote(name string) {
 	}
 }
 
-// createRemoteAgent starts an agent in a new tab on a remote host. This
-// first slice runs the agent's own command line in the remote login shell
-// with a binding recorded as for a local launch, so a dropped link and a
-// remote death are judged by the same truth table; what it does not do yet
-// is install the agent's hooks there or relay the remote inbox, so the
-// binding learns nothing from the agent itself (docs/remote.md).
+// createRemoteAgent starts an agent in a new tab on a remote host: its
+// command line in the remote login shell, inside the same launch wrapper as
+// locally (the remote reprise reports the exit status), with a binding
+// recorded as for a local launch, so a dropped link and a remote death are
+// judged by the same truth table. Claude gets Reprise's hooks through the
+// per-launch settings file, written on the remote with the remote binary as
+// the hook command; its events go to the remote inbox, which the host
+// relays (remote_inbox.go). Other agents get no hooks there yet
+// (docs/remote.md).
 func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error) {
 	c, err := h.store.GetAgentConfig(ctx, req.Agent)
 	if err != nil {
@@ -487,10 +513,6 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	if req.ResumeSessionID == "" && len(c.SessionIDArgs) > 0 && c.SessionIDKind != "" {
 		lr.PreassignID = catalog.NewUUID()
 	}
-	l, err := catalog.Build(toCatalogConfig(c), lr)
-	if err != nil {
-		return api.CreateAgentResult{}, err
-	}
 	e, err := h.endpoint(ctx, req.Host)
 	if err != nil {
 		return api.CreateAgentResult{}, err
@@ -498,6 +520,31 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	_, err = e.wait(wctx)
 	cancel()
+	if err != nil {
+		return api.CreateAgentResult{}, err
+	}
+	e.mu.Lock()
+	rhome := e.rhome
+	e.mu.Unlock()
+	cfg := toCatalogConfig(c)
+	rexe := "reprise"
+	if rhome != "" {
+		rexe = filepath.Join(rhome, "bin", "reprise")
+	}
+	if c.ID == "claude" && rhome != "" {
+		b, err := install.ClaudeSettingsJSON(rexe)
+		if err != nil {
+			return api.CreateAgentResult{}, err
+		}
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = e.target.WriteFile(wctx, claudeSettingsPath(rhome), b)
+		cancel()
+		if err != nil {
+			return api.CreateAgentResult{}, fmt.Errorf("write claude hook settings: %w", err)
+		}
+		cfg = launchConfig(c, rhome)
+	}
+	l, err := catalog.Build(cfg, lr)
 	if err != nil {
 		return api.CreateAgentResult{}, err
 	}
@@ -514,25 +561,24 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	if cwd == "" {
 		cwd = home
 	}
-	cmd := shellquote.Join(l.Argv)
-	if len(l.Stdin) > 0 {
-		cmd = "printf '%s' " + shellquote.Quote(string(l.Stdin)) + " | " + cmd
-	}
 	// A login shell's profile may reset PATH (Debian's /etc/profile
 	// does): the agent is looked up on the ssh session's PATH too.
+	pre := ""
 	if sshPath != "" {
-		cmd = `PATH="$PATH":` + shellquote.Quote(sshPath) + "; export PATH; " + cmd
+		pre = `PATH="$PATH":` + shellquote.Quote(sshPath) + "; export PATH; "
 	}
-	// As locally: when the agent ends, the pane drops to a shell.
-	argv := []string{shell, "-l", "-c", cmd + "; exec " + shellquote.Quote(shell) + " -l"}
+	// As locally: the wrapper reports the agent's exit status (through the
+	// remote reprise, into the remote inbox), then the pane drops to a
+	// shell.
+	argv := wrapperArgv(rexe, []string{shell, "-l"}, pre, c.ID, l)
 	extra := []string{"REPRISE_AGENT=" + c.ID}
 	for k, v := range l.Env {
 		extra = append(extra, k+"="+v)
 	}
 	beforeStart := func(tid string) {
 		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
-			// No hooks report prompts from the remote yet: a launch prompt
-			// (or a resume) is the evidence that there is a conversation.
+			// A launch prompt (or a resume) is the evidence that there is a
+			// conversation; agents without hooks there report nothing else.
 			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
 			Prompted: req.ResumeSessionID != "" || req.Prompt != "", At: time.Now(),
 		}); err != nil {

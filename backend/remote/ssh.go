@@ -509,3 +509,50 @@ func (t Target) Check(ctx context.Context, exe string) (string, error) {
 	}
 	return fmt.Sprintf("%s: ok (%s; daemon pid %d, %d sessions running)", t.Name, what, c.DaemonPID, alive), nil
 }
+
+// Command is an ssh command running remoteCmd on the host over its
+// ControlMaster, not yet started (a long-lived channel such as the inbox
+// relay wires its own pipes).
+func (t Target) Command(ctx context.Context, remoteCmd string) (*exec.Cmd, error) {
+	return t.command(ctx, remoteCmd)
+}
+
+// RelayCommand is the remote command that streams the remote home's hook
+// inbox (`reprise inbox drain --stdio`, docs/wire.md).
+func (t Target) RelayCommand() string {
+	return "REPRISE_HOME=" + t.homeExpr() + " exec " + t.binExpr() + " inbox drain --stdio"
+}
+
+// HomeFrom is the remote Reprise home as an absolute path, from the remote
+// login environment (what homeExpr expands to there).
+func (t Target) HomeFrom(env []string) string {
+	if t.RemoteHome != "" {
+		return t.RemoteHome
+	}
+	vars := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	switch {
+	case vars["REPRISE_HOME"] != "":
+		return vars["REPRISE_HOME"]
+	case vars["XDG_DATA_HOME"] != "":
+		return filepath.Join(vars["XDG_DATA_HOME"], "reprise")
+	case vars["HOME"] != "":
+		return filepath.Join(vars["HOME"], ".local", "share", "reprise")
+	}
+	return ""
+}
+
+// WriteFile writes data to path on the host atomically (a temporary file
+// in the same directory, renamed over), 0600 in a 0700 directory.
+func (t Target) WriteFile(ctx context.Context, path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp := filepath.Join(dir, "."+filepath.Base(path)+".tmp")
+	script := "umask 077; mkdir -p " + shellquote.Quote(dir) + " && cat > " + shellquote.Quote(tmp) + `.$$ && mv -f ` + shellquote.Quote(tmp) + `.$$ ` + shellquote.Quote(path)
+	if _, err := t.Run(ctx, script, bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("write %s on %s: %w", path, t.Name, err)
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package host
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+)
+
+// remoteBinding is the stored binding of a remote terminal.
+func remoteBinding(t *testing.T, h *Host, id string) bindings.Binding {
+	t.Helper()
+	b, err := h.store.GetBinding(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// remoteInboxFiles lists the records waiting in the remote home's inbox.
+func remoteInboxFiles(t *testing.T, rh string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(rh, "inbox", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// startRemoteClaude runs the fake Claude on the remote host, prompted with
+// a codeword, and waits until its hooks have reported the finished turn to
+// this host's binding (through the remote inbox and the relay).
+func startRemoteClaude(t *testing.T, h *Host, rh, codeword string) (api.CreateAgentResult, *Viewer, string) {
+	t.Helper()
+	ctx := context.Background()
+	work := filepath.Join(rh, "work")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "remember " + codeword, Host: "box", Cwd: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := h.NewViewer()
+	t.Cleanup(v.Close)
+	scr := attach(t, v, res.TerminalID)
+	waitUntil(t, "the agent's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember "+codeword) })
+	// The Stop hook of the turn ran on the remote: the host learns it.
+	waitUntil(t, "the remote agent's Stop hook at the host", 30*time.Second, func() bool {
+		return remoteBinding(t, h, res.TerminalID).LastEvent == bindings.KindStop
+	})
+	return res, v, work
+}
+
+// A remote Claude that says goodbye (/exit): its SessionEnd and the launch
+// wrapper's exit status reach the host, so the binding ends as the goodbye
+// (detached, no banner) and stays so when the pane's shell then exits —
+// not terminal-exited, as a death would be.
+func TestRemoteAgentGoodbyeReachesHost(t *testing.T) {
+	h, _, rh := remoteHost(t)
+	ctx := context.Background()
+	res, v, _ := startRemoteClaude(t, h, rh, "PLUM-7")
+	if err := v.Input(ctx, res.TerminalID, []byte("/exit\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the goodbye at the host", 30*time.Second, func() bool {
+		b := remoteBinding(t, h, res.TerminalID)
+		return b.EndReason == bindings.Detached && b.ExitStatus != nil
+	})
+	if b := remoteBinding(t, h, res.TerminalID); *b.ExitStatus != 0 || b.SessionID != res.SessionID {
+		t.Fatalf("binding after /exit: %+v", b)
+	}
+	// The pane fell back to the remote shell; ending it ends the terminal.
+	if err := v.Input(ctx, res.TerminalID, []byte("exit\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the terminal ended", 30*time.Second, func() bool {
+		tm, err := h.Terminal(ctx, res.TerminalID)
+		return err == nil && tm.Status != api.StatusRunning
+	})
+	b, err := h.Binding(ctx, res.TerminalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.EndReason != bindings.Detached || b.Candidate {
+		t.Fatalf("binding after a clean quit and the shell's exit: reason %q candidate %v, want detached and no banner", b.EndReason, b.Candidate)
+	}
+	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
+}
+
+// A hook event fired on the remote while the link is down (the
+// ControlMaster killed with SIGKILL, the server not answering new
+// connections) stays in the remote inbox, is not applied while down, and
+// arrives once the link is back — once, and the remote copy is deleted
+// after the host's ack.
+func TestRemoteHookWhileLinkDownArrivesAfterReconnect(t *testing.T) {
+	h, s, rh := remoteHost(t)
+	ctx := context.Background()
+	res, _, work := startRemoteClaude(t, h, rh, "FIG-9")
+
+	// Keep the link down: sshd stopped takes no new connection (the
+	// sessions it already forked are other processes).
+	if err := syscall.Kill(s.Cmd.Process.Pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := true
+	defer func() {
+		if stopped {
+			_ = syscall.Kill(s.Cmd.Process.Pid, syscall.SIGCONT)
+		}
+	}()
+	dropLink(t, h)
+	waitUntil(t, "the host disconnected", 30*time.Second, func() bool { return h.HostStatus("box").State == "disconnected" })
+
+	// The agent's hook command, as Claude runs it on the remote.
+	hook := exec.Command(filepath.Join(rh, "bin", "reprise"), "hook", "claude", "SessionEnd")
+	hook.Env = append(os.Environ(), "REPRISE_HOME="+rh, "REPRISE_TERMINAL_ID="+res.TerminalID)
+	hook.Stdin = strings.NewReader(`{"session_id":"` + res.SessionID + `","hook_event_name":"SessionEnd","reason":"prompt_input_exit","cwd":"` + work + `"}`)
+	if out, err := hook.CombinedOutput(); err != nil {
+		t.Fatalf("remote hook: %v: %s", err, out)
+	}
+	if n := len(remoteInboxFiles(t, rh)); n != 1 {
+		t.Fatalf("remote inbox holds %d records, want the 1 fired while down", n)
+	}
+	if b := remoteBinding(t, h, res.TerminalID); b.EndReason != bindings.Live {
+		t.Fatalf("binding changed while the link was down: %+v", b)
+	}
+
+	if err := syscall.Kill(s.Cmd.Process.Pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	stopped = false
+	h.KickRemote("box")
+	waitUntil(t, "the link back", 60*time.Second, func() bool { return h.HostStatus("box").State == "up" })
+	waitUntil(t, "the event from while down applied", 30*time.Second, func() bool {
+		return remoteBinding(t, h, res.TerminalID).EndReason == bindings.Detached
+	})
+	waitUntil(t, "the remote record deleted after the ack", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
+	if tm, err := h.Terminal(ctx, res.TerminalID); err != nil || tm.Status != api.StatusRunning {
+		t.Fatalf("terminal %+v, %v: want still running (only the agent said goodbye)", tm, err)
+	}
+}

@@ -1,0 +1,210 @@
+package host
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/inbox"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// The remote inbox relay: hooks of agents on a remote host write to the
+// remote home's inbox (durable there, as locally), and the host streams it
+// over the host's ControlMaster with `reprise inbox drain --stdio`
+// (docs/wire.md, "Remote inbox relay"). Each record is applied through the
+// same path as a local hook event (handleHook), and acknowledged only
+// after that committed; the remote deletes a record only on its ack. So a
+// record survives a dropped link on the remote side, and is applied once:
+// one whose ack was lost comes again and is recognised by its name.
+
+// relayRemember bounds the names of applied records kept per host: enough
+// for every record that can be in flight when a link drops.
+const relayRemember = 4096
+
+// relayState remembers which remote records this host process applied.
+type relayState struct {
+	mu      sync.Mutex
+	applied map[string]bool
+	order   []string
+}
+
+func (r *relayState) seen(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.applied[name]
+}
+
+func (r *relayState) add(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.applied == nil {
+		r.applied = map[string]bool{}
+	}
+	if r.applied[name] {
+		return
+	}
+	r.applied[name] = true
+	r.order = append(r.order, name)
+	if len(r.order) > relayRemember {
+		delete(r.applied, r.order[0])
+		r.order = r.order[1:]
+	}
+}
+
+// relayRetry is the pause before a relay that ended is started again while
+// the link stays up.
+const relayRetry = 2 * time.Second
+
+// relayLoop keeps one relay running while ctx (the link) lasts. caughtUp
+// is called once the first relay has delivered everything that was
+// waiting, or has failed (a relay that cannot run must not hold up the
+// reconcile).
+func (h *Host) relayLoop(ctx context.Context, e *remoteEP, caughtUp func()) {
+	defer h.wg.Done()
+	log := h.log.With("host", e.name, "component", "inbox-relay")
+	for ctx.Err() == nil {
+		err := h.relayRemoteInbox(ctx, e, caughtUp)
+		caughtUp()
+		if ctx.Err() != nil {
+			return
+		}
+		log.Warn("remote inbox relay ended; restarting", "err", err, "retry", relayRetry)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(relayRetry):
+		}
+	}
+}
+
+// relayRemoteInbox runs one `reprise inbox drain --stdio` on the host and
+// applies what it sends until it ends or ctx is done.
+func (h *Host) relayRemoteInbox(ctx context.Context, e *remoteEP, caughtUp func()) error {
+	cmd, err := e.target.Command(ctx, e.target.RelayCommand())
+	if err != nil {
+		return err
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
+	// As for the daemon channel: a second ssh started while none is the
+	// master must not become a master of its own.
+	e.dialMu.Lock()
+	err = cmd.Start()
+	e.dialMu.Unlock()
+	if err != nil {
+		return fmt.Errorf("start the remote inbox relay: %w", err)
+	}
+	runErr := h.relayStream(ctx, e, stdout, stdin, caughtUp)
+	_ = stdin.Close()
+	_, _ = io.Copy(io.Discard, stdout)
+	waitErr := cmd.Wait()
+	if runErr != nil {
+		return runErr
+	}
+	if waitErr != nil {
+		return fmt.Errorf("remote inbox relay: %w: %s", waitErr, lastLineOf(stderr.String()))
+	}
+	return errors.New("remote inbox relay ended")
+}
+
+func (h *Host) relayStream(ctx context.Context, e *remoteEP, r io.Reader, w io.Writer, caughtUp func()) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	bw := bufio.NewWriter(w)
+	for sc.Scan() {
+		var m inbox.RelayMsg
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return fmt.Errorf("remote inbox relay: bad line: %w", err)
+		}
+		if m.Idle {
+			caughtUp()
+			continue
+		}
+		reply, err := h.applyRemoteRecord(ctx, e, m)
+		if err != nil {
+			return err
+		}
+		b, _ := json.Marshal(reply)
+		if _, err := bw.Write(append(b, '\n')); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// applyRemoteRecord applies one relayed hook record, tagged with its host:
+// a record naming a terminal that is not on this host is refused (a
+// remote must not move the bindings of terminals elsewhere).
+func (h *Host) applyRemoteRecord(ctx context.Context, e *remoteEP, m inbox.RelayMsg) (inbox.RelayReply, error) {
+	if m.Name == "" {
+		return inbox.RelayReply{}, errors.New("remote inbox relay: a record without a name")
+	}
+	if e.relay.seen(m.Name) {
+		// Applied before its ack was lost with the link.
+		return inbox.RelayReply{Ack: m.Name}, nil
+	}
+	var rec HookRecord
+	if err := json.Unmarshal(m.Record, &rec); err != nil || rec.TerminalID == "" {
+		h.log.Warn("malformed remote hook record set aside", "host", e.name, "record", m.Name, "err", err)
+		return inbox.RelayReply{Reject: m.Name}, nil
+	}
+	if host := h.hostOf(ctx, rec.TerminalID); host != e.name {
+		h.log.Warn("remote hook record for a terminal not on that host set aside", "host", e.name, "record", m.Name, "terminal", rec.TerminalID, "terminal_host", host)
+		return inbox.RelayReply{Reject: m.Name}, nil
+	}
+	h.drainMu.Lock()
+	err := h.handleHook(ctx, rec)
+	h.drainMu.Unlock()
+	if errors.Is(err, store.ErrNotFound) {
+		h.log.Warn("remote hook event for an unknown terminal set aside", "host", e.name, "record", m.Name, "terminal", rec.TerminalID)
+		return inbox.RelayReply{Reject: m.Name}, nil
+	}
+	if err != nil {
+		return inbox.RelayReply{}, err
+	}
+	e.relay.add(m.Name)
+	return inbox.RelayReply{Ack: m.Name}, nil
+}
+
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		q := p
+		if len(q) > l.n {
+			q = q[:l.n]
+		}
+		l.n -= len(q)
+		_, _ = l.w.Write(q)
+	}
+	return len(p), nil
+}
+
+func lastLineOf(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
