@@ -85,7 +85,7 @@ func commands(c *cobra.Command, prefix []string) [][]string {
 // allCommands is every command a user can run; TestEveryCommandHasHelp
 // checks the tree has no other.
 var allCommands = []string{"serve", "terminals", "terminals list", "agents", "agents list", "agents create", "agents update", "agents status",
-	"agents reset", "sessions", "sessions list", "resume", "restore-check", "mcp", "ptyd", "ptyd connect", "version",
+	"agents reset", "sessions", "sessions list", "resume", "restore-check", "mcp", "ptyd", "ptyd connect", "inbox", "inbox drain", "version",
 	"hosts", "hosts add", "hosts list", "hosts remove", "hosts check",
 	"completion", "completion bash", "completion zsh", "completion fish", "completion powershell"}
 
@@ -299,5 +299,14 @@ func TestIsDesktop(t *testing.T) {
 	}
 	if code, stdout, _ := runCLI("--version"); code != 0 || stdout != versionLine() {
 		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+}
+
+// `inbox drain` is only the relay a host runs over ssh: without --stdio it
+// refuses with one line instead of waiting on the terminal.
+func TestInboxDrainNeedsStdio(t *testing.T) {
+	code, stdout, stderr := runCLI("--home", t.TempDir(), "inbox", "drain")
+	if code == 0 || stdout != "" || strings.Count(strings.TrimSpace(stderr), "\n") > 1 || !strings.Contains(stderr, "--stdio") {
+		t.Fatalf("inbox drain without --stdio: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
