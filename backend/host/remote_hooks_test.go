@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/payload"
+	"github.com/reprise-dev/reprise/backend/inbox"
 )
 
 // remoteBinding is the stored binding of a remote terminal.
@@ -150,5 +153,37 @@ func TestRemoteHookWhileLinkDownArrivesAfterReconnect(t *testing.T) {
 	waitUntil(t, "the remote record deleted after the ack", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
 	if tm, err := h.Terminal(ctx, res.TerminalID); err != nil || tm.Status != api.StatusRunning {
 		t.Fatalf("terminal %+v, %v: want still running (only the agent said goodbye)", tm, err)
+	}
+}
+
+// A remote host's inbox may only speak for terminals on that host: a
+// relayed record naming a terminal of this machine is set aside and its
+// binding is untouched.
+func TestRemoteRecordForLocalTerminalRefused(t *testing.T) {
+	h := startHost(t, newHome(t))
+	defer h.Close()
+	ctx := context.Background()
+	term, err := h.createTerminal(ctx, newTerminal{cwd: "/", argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "claude", SessionID: "s-local", Cwd: "/", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := json.Marshal(HookRecord{TerminalID: term.ID, At: time.Now(), Event: payload.Event{
+		Agent: "claude", Kind: payload.KindSessionEnd, SessionID: "s-local", Reason: "prompt_input_exit"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &remoteEP{name: "box"}
+	reply, err := h.applyRemoteRecord(ctx, e, inbox.RelayMsg{Name: "00000000000000000001-aa.json", Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Reject == "" || reply.Ack != "" {
+		t.Fatalf("reply %+v, want a reject", reply)
+	}
+	if b := remoteBinding(t, h, term.ID); b.EndReason != bindings.Live {
+		t.Fatalf("a remote record moved a local binding: %+v", b)
 	}
 }
