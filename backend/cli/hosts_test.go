@@ -91,7 +91,11 @@ func TestHostsCheckOverSSH(t *testing.T) {
 		t.Errorf("remote daemon socket: %v %v, want mode 0600", st, err)
 	}
 	second := run("hosts", "check", "box")
-	pid := func(s string) string { _, after, _ := strings.Cut(s, "daemon pid "); f, _, _ := strings.Cut(after, ","); return f }
+	pid := func(s string) string {
+		_, after, _ := strings.Cut(s, "daemon pid ")
+		f, _, _ := strings.Cut(after, ",")
+		return f
+	}
 	if !strings.Contains(second, "binary up to date") || pid(second) != pid(first) {
 		t.Fatalf("second check %q after %q: want the binary up to date and the same daemon", second, first)
 	}
