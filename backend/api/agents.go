@@ -129,6 +129,8 @@ type Session struct {
 	LastOutcomeDetail string `json:"lastOutcomeDetail,omitempty"`
 	// FirstPrompt is the text of the first prompt (as its hook reported it, bounded), "" when unknown.
 	FirstPrompt string `json:"firstPrompt,omitempty"`
+	// Host is the remote host the conversation lives on ("" for this machine): its resume runs there.
+	Host string `json:"host,omitempty"`
 }
 
 // ResumeResult is the terminal a resumed conversation now runs in.

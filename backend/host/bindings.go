@@ -245,7 +245,7 @@ func (h *Host) Sessions(ctx context.Context, all bool, query string) ([]api.Sess
 			FirstSeenAt: r.FirstSeenAt, FirstPromptAt: r.FirstPromptAt, LastActivityAt: r.LastActivityAt,
 			EndedAt: r.EndedAt, EndReason: r.EndReason, Live: r.EndReason == bindings.Live,
 			Resumable: can && r.FirstPromptAt != nil, LastOutcome: r.LastOutcome, LastOutcomeDetail: r.LastOutcomeDetail,
-			FirstPrompt: r.FirstPrompt,
+			FirstPrompt: r.FirstPrompt, Host: h.hostOf(ctx, r.TerminalID),
 		}
 		if b, err := h.store.GetBinding(ctx, r.TerminalID); err == nil && b.SessionID == r.SessionID {
 			s.Candidate, _ = h.candidate(ctx, b)

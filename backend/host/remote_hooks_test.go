@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -79,6 +80,14 @@ func TestRemoteAgentGoodbyeReachesHost(t *testing.T) {
 	})
 	if b := remoteBinding(t, h, res.TerminalID); *b.ExitStatus != 0 || b.SessionID != res.SessionID {
 		t.Fatalf("binding after /exit: %+v", b)
+	}
+	// Sessions say where the conversation lives.
+	ss, err := h.Sessions(ctx, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(ss, func(s api.Session) bool { return s.SessionID == res.SessionID }); i < 0 || ss[i].Host != "box" {
+		t.Fatalf("sessions %+v: want %s on host box", ss, res.SessionID)
 	}
 	// The pane fell back to the remote shell; ending it ends the terminal.
 	if err := v.Input(ctx, res.TerminalID, []byte("exit\r")); err != nil {

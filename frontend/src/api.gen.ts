@@ -336,6 +336,7 @@ export interface Session {
   lastOutcome?: string;
   lastOutcomeDetail?: string;
   firstPrompt?: string;
+  host?: string;
 }
 
 /** web.SessionsParams */

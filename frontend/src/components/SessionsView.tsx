@@ -160,7 +160,12 @@ export function SessionsView() {
                       </span>
                     </span>
                   </td>
-                  <td className="session-cwd" title={s.cwd}>
+                  <td className="session-cwd" title={s.host ? `${s.cwd} on ${s.host}` : s.cwd}>
+                    {s.host && (
+                      <span className="pill pane-host" data-testid="session-host" title={`the conversation lives on ${s.host}; its resume runs there`}>
+                        {s.host}
+                      </span>
+                    )}
                     <span className="cwd-base">{basename(s.cwd) || s.cwd}</span>
                     <span className="cwd-full muted">{s.cwd}</span>
                   </td>
