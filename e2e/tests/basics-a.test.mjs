@@ -346,7 +346,7 @@ test('links open only with Ctrl+click; tooltips go with their button; the first 
     await page.mouse.move(300, 300);
     await page.locator('[data-testid=new-tab]').hover();
     await page.mouse.move(300, 300);
-    assert.equal(await page.getAttribute('[data-testid=new-tab]', 'title'), 'New tab (Ctrl+Shift+T)');
+    assert.equal(await page.getAttribute('[data-testid=new-tab]', 'title'), 'New tab (Ctrl+Shift+T) — right-click: New tab on host…');
 
     // Before the stylesheet and the bundle arrive, the page already has the scheme's background.
     for (const [scheme, want] of [['light', 'rgb(243, 243, 243)'], ['dark', 'rgb(24, 24, 24)']]) {
