@@ -58,8 +58,15 @@ func geminiHangup(t *testing.T) {
 	}
 	n := r.count(s.tid, "SessionEnd")
 	r.res.note("%d SessionEnd hooks", n)
-	if ends := r.bindingChanges(s.tid, bindings.KindSessionEnd); n > 0 && ends != 1 {
-		t.Errorf("%d SessionEnd hooks changed the binding %d times, want once", n, ends)
+	// Several SessionEnds from one process change the binding at most once.
+	// None may change it: Gemini runs its hooks (more of them since the
+	// state events) while the terminal dies, and when the host records the
+	// terminal's death first, the SessionEnd is a straggler ("sticky") — the
+	// same end, terminal-exited, either way (seen in a CI run).
+	if ends := r.bindingChanges(s.tid, bindings.KindSessionEnd); ends > 1 {
+		t.Errorf("%d SessionEnd hooks changed the binding %d times, want at most once", n, ends)
+	} else if n > 0 && ends == 0 {
+		r.res.note("the SessionEnd came after the terminal's death was recorded: a straggler")
 	}
 	expectCandidate(r, s, b)
 	res := resumeAndCheck(r, s, true)
