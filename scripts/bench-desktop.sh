@@ -19,7 +19,8 @@
 #    "cold": the daemon was killed too (as after a reboot) and the panes come back from their
 #    scrollback logs. A screenshot of each launch at that moment goes to $ARTIFACTS.
 #
-#   scripts/bench-desktop.sh      env: REPRISE_BIN, ARTIFACTS (default test-artifacts), RUNS, MIB, PANES
+#   scripts/bench-desktop.sh      env: REPRISE_BIN, ARTIFACTS (default test-artifacts), RUNS, MIB, PANES,
+#                                 ONLY (comma-separated: throughput, memory, start; default all)
 #
 # Prints "skipped: <reason>" and exits 0 when it cannot run here (no Xvfb, xdotool, python3 gi
 # with WebKit2 4.1, node, a built app, or an app without the debug route).
@@ -31,6 +32,8 @@ ART="$(realpath -m "${ARTIFACTS:-test-artifacts}")/bench-desktop"
 RUNS="${RUNS:-3}"
 MIB="${MIB:-32}"
 PANES="${PANES:-20}"
+ONLY="${ONLY:-throughput,memory,start}"
+want() { case ",$ONLY," in *",$1,"*) return 0 ;; esac; return 1; }
 PY=/usr/bin/python3 # the system python: gi and WebKit2 come from apt
 
 skip() { echo "bench-desktop: skipped: $*"; exit 0; }
@@ -117,12 +120,22 @@ elif mode == 'settled':
             print(len(latest(st))); sys.exit(0)
         time.sleep(0.05)
 elif mode == 'attached':
-    n, t_att = int(args[0]), None
+    # A page may attach a restored pane twice (its screen, then the whole replay): done once
+    # every stream's current attach has been acknowledged and no attach followed for 0.3 s.
+    n, t_att, t_done, key = int(args[0]), None, None, None
     while time.time() < deadline:
         st = latest(streams() or [])
         if len(st) >= n and t_att is None: t_att = now()
         if len(st) >= n and all(s['sent'] > 0 and s['acked'] >= s['sent'] for s in st):
-            print(t_att, now(), json.dumps(st)); sys.exit(0)
+            k = [(s['terminalId'], s.get('attaches', 1)) for s in st]
+            if k != key: key, t_done, t_seen = k, now(), time.time()
+            elif time.time() - t_seen > 0.3:
+                # first: all screens drawn; full: all replays; (unix ms; old hosts: when seen)
+                first = max(s.get('firstDrawnUnixMs') or t_done for s in st)
+                full = max(s.get('drawnUnixMs') or t_done for s in st)
+                print(t_att, first, full, json.dumps(st)); sys.exit(0)
+        else:
+            key = None
         time.sleep(0.02)
 print('timeout', json.dumps(streams()), file=sys.stderr); sys.exit(1)
 EOF
@@ -192,11 +205,14 @@ got=$("$PY" scripts/bench-desktop-webkit.py set-local-storage reprise.renderer d
 RENDERER=dom
 
 DATA="$H/bench.txt"
-META=$(node e2e/bench/desktop-bare.mjs gen "$DATA" "$MIB")
-EXPECTED=$(echo "$META" | jq_py "d['expected']")
-LAST=$(echo "$META" | jq_py "d['last']")
+if want throughput; then
+  META=$(node e2e/bench/desktop-bare.mjs gen "$DATA" "$MIB")
+  EXPECTED=$(echo "$META" | jq_py "d['expected']")
+  LAST=$(echo "$META" | jq_py "d['last']")
+fi
 
 # ---- 1. throughput ---------------------------------------------------------------------------
+if want throughput; then
 log "== throughput: cat of $MIB MiB ($EXPECTED bytes through the pty), renderer $RENDERER"
 launch
 api /v1/version >/dev/null 2>&1 || sleep 2
@@ -252,7 +268,10 @@ BARE_INFO=$(tail -1 "$H/bare.out" | jq_py "'%s, %dx%d, last line %s' % (d['rende
 APP_MED=$(printf '%s\n' "${app_rates[@]}" | median)
 BARE_MED=$(printf '%s\n' "${bare_rates[@]}" | median)
 
+fi
+
 # ---- 2. memory -------------------------------------------------------------------------------
+if want memory; then
 log "== memory: 1 pane, then $PANES panes (tabs)"
 fresh_home
 launch
@@ -270,7 +289,11 @@ log "$PANES panes:"
 MN=$(mem3)
 kill_app
 
+fi
+
 # ---- 3. cold start ---------------------------------------------------------------------------
+declare -A T_WIN T_ATT T_FIRST T_REN
+if want start; then
 log "== cold start: 4 panes with scrollback"
 fresh_home
 launch
@@ -293,32 +316,38 @@ n=$(grep -l "line 5000 of scrollback" "$H"/scrollback/*.log | wc -l)
 sleep 1
 import -window root "$ART/coldstart-before.png"
 kill_app
-declare -A T_WIN T_ATT T_REN
 for variant in warm cold; do
   for r in $(seq "$RUNS"); do
     [ "$variant" = cold ] && kill_daemon
     launch
     out=$(poll attached 4 60) || { import -window root "$ART/fail-$variant.png"; log "$variant start: panes never attached"; exit 1; }
     import -window root "$ART/coldstart-$variant-$r.png"
-    read -r ta tr _ <<<"$out"
-    T_WIN[$variant]+="$((T_WINDOW - T_EXEC)) "; T_ATT[$variant]+="$((ta - T_EXEC)) "; T_REN[$variant]+="$((tr - T_EXEC)) "
-    log "$variant start run $r: window $((T_WINDOW - T_EXEC)) ms, 4 panes attached $((ta - T_EXEC)) ms, replays written $((tr - T_EXEC)) ms ($(echo "$out" | cut -d' ' -f3- | jq_py "sum(s['sent'] for s in d)") bytes)"
+    read -r ta tf tr _ <<<"$out"
+    T_WIN[$variant]+="$((T_WINDOW - T_EXEC)) "; T_ATT[$variant]+="$((ta - T_EXEC)) "; T_FIRST[$variant]+="$((tf - T_EXEC)) "; T_REN[$variant]+="$((tr - T_EXEC)) "
+    log "$variant start run $r: window $((T_WINDOW - T_EXEC)) ms, 4 panes attached $((ta - T_EXEC)) ms, screens drawn $((tf - T_EXEC)) ms, full replays written $((tr - T_EXEC)) ms ($(echo "$out" | cut -d' ' -f4- | jq_py "sum(s['sent'] for s in d)") bytes in the last attaches)"
+    echo "$out" | cut -d' ' -f4- >> "$ART/start-streams.json"
+    # Where the time went, host side (ms from exec): the page's connection, the first and last
+    # attach asked, the last first byte sent, the last acknowledgement.
+    log "  $(echo "$out" | cut -d' ' -f4- | jq_py "'connected %d, attach asked %d..%d, first bytes sent by %d, last ack %d' % (d[0].get('viewerUnixMs', 0) - $T_EXEC, min(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('firstSentUnixMs', 0) for s in d) - $T_EXEC, max(s['lastAckUnixMs'] for s in d) - $T_EXEC)")"
     poll settled 30 >/dev/null || true
     kill_app
   done
 done
 
+fi
+
 # ---- report ----------------------------------------------------------------------------------
 echo
 echo "== real window (WebKitGTK $("$PY" -c "import gi; gi.require_version('WebKit2','4.1'); from gi.repository import WebKit2 as W; print('%d.%d.%d' % (W.get_major_version(), W.get_minor_version(), W.get_micro_version()))"), Xvfb, xterm.js $RENDERER renderer; medians of $RUNS)"
-printf 'cat %s MiB: reprise %s MB/s (%sx%s), bare xterm.js %s MB/s (%s), ratio %s\n' "$MIB" "$APP_MED" "$COLS" "$ROWS" "$BARE_MED" "$BARE_INFO" \
+want throughput && printf 'cat %s MiB: reprise %s MB/s (%sx%s), bare xterm.js %s MB/s (%s), ratio %s\n' "$MIB" "$APP_MED" "$COLS" "$ROWS" "$BARE_MED" "$BARE_INFO" \
   "$(awk -v a="$APP_MED" -v b="$BARE_MED" 'BEGIN {printf "%.2f", a/b}')"
-printf 'memory (app + WebKit + daemon RSS): 1 pane %d MiB, %d panes %d MiB, %.1f MiB per extra pane\n' \
+want memory && printf 'memory (app + WebKit + daemon RSS): 1 pane %d MiB, %d panes %d MiB, %.1f MiB per extra pane\n' \
   $((M1 / 1024)) "$PANES" $((MN / 1024)) "$(awk -v a="$MN" -v b="$M1" -v n="$PANES" 'BEGIN {print (a-b)/1024/(n-1)}')"
-for variant in warm cold; do
-  printf 'start with 4 panes (%s, daemon %s): window %s ms, panes attached %s ms, replays in xterm.js %s ms\n' "$variant" \
+want start && for variant in warm cold; do
+  printf 'start with 4 panes (%s, daemon %s): window %s ms, panes attached %s ms, screens drawn %s ms, full replays in xterm.js %s ms\n' "$variant" \
     "$([ "$variant" = warm ] && echo kept || echo killed)" \
     "$(echo "${T_WIN[$variant]}" | tr ' ' '\n' | grep . | median)" "$(echo "${T_ATT[$variant]}" | tr ' ' '\n' | grep . | median)" \
+    "$(echo "${T_FIRST[$variant]}" | tr ' ' '\n' | grep . | median)" \
     "$(echo "${T_REN[$variant]}" | tr ' ' '\n' | grep . | median)"
 done
 echo "screenshots: $ART"

@@ -16,17 +16,47 @@ type StreamStat struct {
 	Acked      int64  `json:"acked"`
 	// LastAckUnixMs is when the last acknowledgement arrived (0: none yet).
 	LastAckUnixMs int64 `json:"lastAckUnixMs"`
+	// Where a start-up's time goes: when the connection's viewer was made,
+	// when this attach began and when its first byte went to the connection.
+	ViewerUnixMs    int64 `json:"viewerUnixMs"`
+	AttachUnixMs    int64 `json:"attachUnixMs"`
+	FirstSentUnixMs int64 `json:"firstSentUnixMs"`
+	// Replay is this attach's replay size; DrawnUnixMs is when the page had
+	// acknowledged all of it (0: not yet). A page attaches a restored pane
+	// twice (its screen, then everything): Attaches counts them and
+	// FirstDrawnUnixMs is the first attach's DrawnUnixMs.
+	Replay           int64 `json:"replay"`
+	DrawnUnixMs      int64 `json:"drawnUnixMs"`
+	Attaches         int   `json:"attaches"`
+	FirstDrawnUnixMs int64 `json:"firstDrawnUnixMs"`
 }
 
 type streamCount struct {
-	sent, acked, lastAck atomic.Int64
+	sent, acked, lastAck, firstSent atomic.Int64
+	replay, drawn                   atomic.Int64 // replay -1: not known yet
+	attachAt                        int64
+	attaches                        int
+	total                           int          // on an origin: attaches so far (guarded by Viewer.mu)
+	origin                          *streamCount // the first attach of this terminal on this viewer
 }
+
+// setReplay records the replay's size once the attach knows it.
+func (c *streamCount) setReplay(n int64) {
+	c.replay.Store(n)
+	if c.acked.Load() >= n {
+		c.drawn.CompareAndSwap(0, time.Now().UnixMilli())
+	}
+}
+
+func (c *streamCount) firstDrawn() int64 { return c.origin.drawn.Load() }
 
 var viewerSeq atomic.Int64
 
 func (c *streamCount) wrap(onData func([]byte)) func([]byte) {
 	return func(p []byte) {
-		c.sent.Add(int64(len(p)))
+		if c.sent.Add(int64(len(p))) == int64(len(p)) && len(p) > 0 {
+			c.firstSent.Store(time.Now().UnixMilli())
+		}
 		if onData != nil {
 			onData(p)
 		}
@@ -34,14 +64,27 @@ func (c *streamCount) wrap(onData func([]byte)) func([]byte) {
 }
 
 func (c *streamCount) ack(n int64) {
-	c.acked.Add(n)
-	c.lastAck.Store(time.Now().UnixMilli())
+	a := c.acked.Add(n)
+	now := time.Now().UnixMilli()
+	c.lastAck.Store(now)
+	if r := c.replay.Load(); r >= 0 && a >= r {
+		c.drawn.CompareAndSwap(0, now)
+	}
 }
 
 // track starts counting a new attachment of terminalID.
 func (v *Viewer) track(terminalID string) *streamCount {
-	c := &streamCount{}
+	c := &streamCount{attachAt: time.Now().UnixMilli(), attaches: 1}
+	c.replay.Store(-1)
 	v.mu.Lock()
+	// The first attach stays known across detaches (v.firsts: one per terminal shown).
+	if o := v.firsts[terminalID]; o != nil {
+		o.total++
+		c.origin, c.attaches = o, o.total
+	} else {
+		c.origin, c.total = c, 1
+		v.firsts[terminalID] = c
+	}
 	v.counts[terminalID] = c
 	v.mu.Unlock()
 	return c
@@ -74,7 +117,9 @@ func (h *Host) StreamStats() []StreamStat {
 	for _, v := range vs {
 		v.mu.Lock()
 		for tid, c := range v.counts {
-			out = append(out, StreamStat{Viewer: v.id, TerminalID: tid, Sent: c.sent.Load(), Acked: c.acked.Load(), LastAckUnixMs: c.lastAck.Load()})
+			out = append(out, StreamStat{Viewer: v.id, TerminalID: tid, Sent: c.sent.Load(), Acked: c.acked.Load(), LastAckUnixMs: c.lastAck.Load(),
+				ViewerUnixMs: v.created, AttachUnixMs: c.attachAt, FirstSentUnixMs: c.firstSent.Load(),
+				Replay: c.replay.Load(), DrawnUnixMs: c.drawn.Load(), Attaches: c.attaches, FirstDrawnUnixMs: c.firstDrawn()})
 		}
 		v.mu.Unlock()
 	}

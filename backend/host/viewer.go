@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
@@ -21,12 +22,14 @@ const deadReplay = 1 << 20
 type Viewer struct {
 	h *Host
 
-	id int64
+	id      int64
+	created int64 // unix ms, for StreamStats
 
 	mu     sync.Mutex // guards conn, subs, counts, rconns, rsubs
 	conn   *ptyclient.Client
 	subs   map[string]*ptyclient.Subscription
 	counts map[string]*streamCount // for StreamStats
+	firsts map[string]*streamCount // each terminal's first attach on this viewer, for StreamStats
 	// A remote host's terminals stream over the viewer's own ssh channel
 	// to that host (a ControlMaster session, so cheap), and survive a
 	// dropped link: see remoteStream.
@@ -38,7 +41,7 @@ type Viewer struct {
 
 // NewViewer starts a viewer; Close it when the frontend goes.
 func (h *Host) NewViewer() *Viewer {
-	v := &Viewer{h: h, id: viewerSeq.Add(1), subs: map[string]*ptyclient.Subscription{}, counts: map[string]*streamCount{},
+	v := &Viewer{h: h, id: viewerSeq.Add(1), created: time.Now().UnixMilli(), subs: map[string]*ptyclient.Subscription{}, counts: map[string]*streamCount{}, firsts: map[string]*streamCount{},
 		rconns: map[string]*ptyclient.Client{}, rsubs: map[string]*remoteStream{}}
 	v.ctx, v.cancel = context.WithCancel(h.ctx)
 	h.addViewer(v)
@@ -85,7 +88,8 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 		return api.Terminal{}, 0, err
 	}
 	if t.Status != api.StatusRunning {
-		s.OnData = v.track(terminalID).wrap(s.OnData)
+		cnt := v.track(terminalID)
+		s.OnData = cnt.wrap(s.OnData)
 		tail, _, ok, err := scrollback.Tail(v.h.cfg.Home.ScrollbackDir(), terminalID, deadReplay)
 		if err != nil {
 			return t, 0, err
@@ -97,6 +101,7 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 		if s.OnEnd != nil {
 			s.OnEnd()
 		}
+		cnt.setReplay(int64(len(tail)))
 		return t, int64(len(tail)), nil
 	}
 	if cols > 0 && rows > 0 {
@@ -128,6 +133,7 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 	v.mu.Lock()
 	v.subs[terminalID] = sub
 	v.mu.Unlock()
+	cnt.setReplay(sub.Replay)
 	return t, sub.Replay, nil
 }
 

@@ -84,6 +84,13 @@ export interface PaneInputState extends GateState {
 
 /** How long a re-attach may show the old screen if the host sends no replay at all. */
 const STALE_MAX_MS = 1500;
+/**
+ * An attach first replays only the screen and this many lines above it, so a restored pane is
+ * drawn without parsing its whole scrollback first (xterm.js parses ~1 MB/s in a cold
+ * WebKitGTK page); once that is drawn, the pane re-attaches for the full replay, which replaces
+ * the screen in one write (docs/decisions.md "Start-up: the screen first").
+ */
+export const FIRST_REPLAY_TAIL = 500;
 /** A re-attach's replay is gathered this long (or to this size) before the old screen is replaced. */
 const REPLAY_GATHER_MS = 40;
 const REPLAY_GATHER_BYTES = 256 * 1024;
@@ -510,7 +517,12 @@ export class TerminalView {
     this.element.remove();
   }
 
-  private async attach(clear: boolean): Promise<void> {
+  /**
+   * Attaches to the host terminal. first: replay only the screen and FIRST_REPLAY_TAIL lines,
+   * then (if that was all it asked for) re-attach for everything xterm keeps. quiet: the old
+   * screen is not dimmed meanwhile (it is the same output, about to get its scrollback).
+   */
+  private async attach(clear: boolean, first = true, quiet = false): Promise<void> {
     if (this.disposed) return;
     const seq = ++this.attachSeq;
     this.detach();
@@ -522,7 +534,7 @@ export class TerminalView {
     // through the write queue just before the replay's first bytes, so the
     // pane is never drawn blank in between.
     let pendingClear = clear;
-    if (clear) this.setStale(true);
+    if (clear && !quiet) this.setStale(true);
     let att: Attachment | null = null;
     let unsent = 0;
     const flow = new FlowControl({
@@ -533,14 +545,34 @@ export class TerminalView {
       },
     });
     this.flow = flow;
+    const { cols, rows } = this.term;
+    // The replay need not hold more lines than xterm keeps: its scrollback and the screen.
+    const full = (this.term.options.scrollback ?? 1000) + rows;
+    const lines = first ? Math.min(full, rows + FIRST_REPLAY_TAIL) : full;
+    // Line feeds in the replay: as many as asked for means the host may have had more.
+    let replayLFs = 0;
+    let upgraded = lines >= full;
+    const maybeUpgrade = () => {
+      if (upgraded || seq !== this.attachSeq || this.totals.rendered < this.replayEnd) return;
+      upgraded = true;
+      if (replayLFs < lines - 1) return;
+      // What was drawn is acknowledged before this attachment goes (the host counts it).
+      flow.flush();
+      void this.attach(true, false, true);
+    };
     const write = (payload: Uint8Array, extra = 0) => {
       const n = payload.byteLength - extra;
       flow.onWrite(n);
+      if (!upgraded && this.totals.written < this.replayEnd) {
+        const inReplay = Math.min(n, this.replayEnd - this.totals.written);
+        for (let i = extra; i < extra + inReplay; i++) if (payload[i] === 0x0a) replayLFs++;
+      }
       this.totals.written += n;
       this.blinker.poke();
       this.term.write(payload, () => {
         this.totals.rendered += n;
         flow.onRendered(n);
+        maybeUpgrade();
       });
     };
     // The replay's first frames, gathered while the old screen still shows:
@@ -570,16 +602,20 @@ export class TerminalView {
       if (pendingClear) {
         early.push(payload.slice());
         earlyBytes += payload.byteLength;
+        // The full replay after the first one replaces a screen that already shows the same
+        // output: it goes to xterm whole, so no frame shows a part of it.
+        if (quiet) {
+          if (earlyBytes >= this.replayEnd - this.replayStart) clearNow();
+          return;
+        }
         if (earlyBytes >= REPLAY_GATHER_BYTES) clearNow();
         else if (!earlyTimer) earlyTimer = setTimeout(clearNow, REPLAY_GATHER_MS);
         return;
       }
       write(payload);
     };
-    const { cols, rows } = this.term;
     try {
-      // The replay need not hold more lines than xterm keeps: its scrollback and the screen.
-      att = await this.opts.host.attach(this.terminalId, cols, rows, sink, (this.term.options.scrollback ?? 1000) + rows);
+      att = await this.opts.host.attach(this.terminalId, cols, rows, sink, lines);
     } catch (err) {
       if (seq === this.attachSeq) {
         flow.dispose();
@@ -594,6 +630,9 @@ export class TerminalView {
     }
     this.attachment = att;
     this.replayEnd = this.replayStart + att.replayBytes;
+    // The replay may already be drawn (or be empty).
+    maybeUpgrade();
+    if (quiet && pendingClear && earlyBytes >= att.replayBytes && att.replayBytes > 0) clearNow();
     this.sentSize = { cols, rows };
     if (unsent > 0) att.ack(unsent);
     this.opts.onTerminal?.(att.terminal);
