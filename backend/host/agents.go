@@ -394,20 +394,33 @@ func (h *Host) runLaunch(ctx context.Context, req api.CreateAgentRequest, c stor
 		_, err := h.store.GetAgentSession(ctx, c.ID, l.SessionID)
 		unconfirmed = errors.Is(err, store.ErrNotFound)
 	}
-	// The binding (and, for a resume, the pending outcome) is recorded
-	// before the agent starts, so its first hook can't overtake them.
-	beforeStart := func(tid string) {
-		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
-			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
-			Prompted: req.ResumeSessionID != "", Unconfirmed: unconfirmed, At: time.Now(),
-		}); err != nil {
+	res, err := h.startAgent(ctx, req, l, newTerminal{cwd: cwd, argv: argv, env: extra, host: req.Host}, bindings.Input{
+		Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
+		Prompted: req.ResumeSessionID != "", Unconfirmed: unconfirmed,
+	})
+	if err == nil {
+		h.log.Info("agent started", "agent", c.ID, "terminal", res.TerminalID, "pane", res.PaneID, "session", l.SessionID, "resume", req.ResumeSessionID != "")
+	}
+	return res, err
+}
+
+// startAgent is the tail every agent launch shares, local or remote: the
+// launch binding (and, for a resume, the pending outcome) is recorded
+// before the agent starts, so its first hook can't overtake them; then the
+// terminal starts and takes req.PaneID's place (its old terminal, dead or
+// a surviving shell, is disposed) or a new tab.
+func (h *Host) startAgent(ctx context.Context, req api.CreateAgentRequest, l catalog.Launch, nt newTerminal, launch bindings.Input) (api.CreateAgentResult, error) {
+	nt.beforeStart = func(tid string) {
+		in := launch
+		in.At = time.Now()
+		if _, _, err := h.applyBinding(ctx, tid, in); err != nil {
 			h.log.Warn("record launch binding", "terminal", tid, "err", err)
 		}
 		if req.ResumeSessionID != "" {
-			h.markResuming(ctx, tid, c.ID, l.SessionID)
+			h.markResuming(ctx, tid, launch.AgentID, l.SessionID)
 		}
 	}
-	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart, host: req.Host})
+	t, err := h.createTerminal(ctx, nt)
 	if err != nil {
 		return api.CreateAgentResult{}, err
 	}
@@ -427,8 +440,7 @@ func (h *Host) runLaunch(ctx context.Context, req api.CreateAgentRequest, c stor
 		return api.CreateAgentResult{}, err
 	}
 	if replaced != "" {
-		h.dispose(ctx, []string{replaced}) // the pane's old terminal, dead or a surviving shell
+		h.dispose(ctx, []string{replaced})
 	}
-	h.log.Info("agent started", "agent", c.ID, "terminal", t.ID, "pane", paneID, "session", l.SessionID, "resume", req.ResumeSessionID != "")
 	return api.CreateAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil
 }

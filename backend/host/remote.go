@@ -15,7 +15,6 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/hooks/install"
-	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/shellquote"
@@ -575,40 +574,14 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	for k, v := range l.Env {
 		extra = append(extra, k+"="+v)
 	}
-	beforeStart := func(tid string) {
-		if _, _, err := h.applyBinding(ctx, tid, bindings.Input{
-			// A launch prompt (or a resume) is the evidence that there is a
-			// conversation; agents without hooks there report nothing else.
-			Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
-			Prompted: req.ResumeSessionID != "" || req.Prompt != "", At: time.Now(),
-		}); err != nil {
-			h.log.Warn("record launch binding", "terminal", tid, "err", err)
-		}
-		if req.ResumeSessionID != "" {
-			h.markResuming(ctx, tid, c.ID, l.SessionID)
-		}
+	// A launch prompt (or a resume) is the evidence that there is a
+	// conversation; agents without hooks there report nothing else.
+	res, err := h.startAgent(ctx, req, l, newTerminal{cwd: cwd, argv: argv, env: extra, host: req.Host}, bindings.Input{
+		Kind: bindings.KindLaunch, AgentID: c.ID, SessionID: l.SessionID, Cwd: cwd,
+		Prompted: req.ResumeSessionID != "" || req.Prompt != "",
+	})
+	if err == nil {
+		h.log.Info("agent started on remote host", "agent", c.ID, "host", req.Host, "terminal", res.TerminalID, "pane", res.PaneID, "session", l.SessionID)
 	}
-	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, argv: argv, env: extra, beforeStart: beforeStart, host: req.Host})
-	if err != nil {
-		return api.CreateAgentResult{}, err
-	}
-	var paneID, replaced string
-	if _, err := h.mutateLayout(ctx, func(lay *api.Layout) (*api.Layout, error) {
-		if req.PaneID != "" {
-			l2, old, err := layout.ReplaceTerminal(lay, req.PaneID, t.ID)
-			paneID, replaced = req.PaneID, old
-			return l2, err
-		}
-		l2, p, err := builder.AddTab(lay, t.ID)
-		paneID = p
-		return l2, err
-	}); err != nil {
-		h.dispose(ctx, []string{t.ID})
-		return api.CreateAgentResult{}, err
-	}
-	if replaced != "" {
-		h.dispose(ctx, []string{replaced})
-	}
-	h.log.Info("agent started on remote host", "agent", c.ID, "host", req.Host, "terminal", t.ID, "pane", paneID, "session", l.SessionID)
-	return api.CreateAgentResult{TerminalID: t.ID, PaneID: paneID, Argv: l.Argv, SessionID: l.SessionID}, nil
+	return res, err
 }
