@@ -3,12 +3,10 @@ import { useServices } from '../context';
 import { shortcutFor } from '../keys';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
-import { AgentsOverview } from './AgentsOverview';
 import { CommandPalette } from './CommandPalette';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ContextMenu } from './ContextMenu';
-import { SessionsView } from './SessionsView';
-import { SettingsView } from './SettingsView';
+import { LazyAgentsOverview, LazySessionsView, LazySettingsView } from './lazyViews';
 import { SplitView } from './SplitView';
 import { StatusBar } from './StatusBar';
 import { TabBar } from './TabBar';
@@ -72,9 +70,9 @@ export function App() {
             )}
           </div>
         )}
-        {view === 'settings' && <SettingsView />}
-        {view === 'sessions' && <SessionsView />}
-        {overview && <AgentsOverview />}
+        {view === 'settings' && <LazySettingsView />}
+        {view === 'sessions' && <LazySessionsView />}
+        {overview && <LazyAgentsOverview />}
       </main>
       <StatusBar />
       <ConfirmDialog />

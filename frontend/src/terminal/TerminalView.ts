@@ -4,10 +4,9 @@
 
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon, type ISearchOptions } from '@xterm/addon-search';
-import { SerializeAddon } from '@xterm/addon-serialize';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { WebglAddon } from '@xterm/addon-webgl';
+import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal as XTerm, type IDisposable } from '@xterm/xterm';
 import type { HelloResult, Terminal } from '../api';
 import type { Attachment, OutputSink } from '../backend';
@@ -22,7 +21,7 @@ import { DEFAULT_APPEARANCE, schemeOf, terminalOptions, type Appearance } from '
 import { findPathLinks, resolvePath, type PathLink } from './pathlinks';
 import { CursorBlinker } from './blink';
 import { pickRenderer } from './renderer';
-import { WebglLifecycle } from './webgl';
+import { loadWebglAddon, webglAddonLoaded, WebglLifecycle } from './webgl';
 import { onSchemeChange } from './theme';
 import { linkActivates, linkHint } from './links';
 import { parseOsc7 } from './titles';
@@ -108,6 +107,23 @@ export interface ViewStats {
 
 const RESIZE_DEBOUNCE_MS = 80;
 
+/**
+ * xterm.js 6's scrollbar (VS Code's scrollable element) reveals itself on every scroll and
+ * re-arms a fade-out timer each time: once the buffer is full that is a clearTimeout and a
+ * setTimeout per line feed, in every pane that prints, shown or hidden — 17 % of the page's
+ * busy time while restored panes replay (a profile of a 4-pane start in Chromium). Without the
+ * reveal on scroll the scrollbar still shows while the pointer is over the terminal (where the
+ * wheel scrolls it) and while its slider is dragged. Reaches into xterm's private viewport
+ * (no option for it); a version without it is left as it is.
+ */
+export function quietScrollbar(t: XTerm): boolean {
+  const se = (t as unknown as { _core?: { _viewport?: { _scrollableElement?: { setRevealOnScroll?: (v: boolean) => void } } } })._core?._viewport
+    ?._scrollableElement;
+  if (typeof se?.setRevealOnScroll !== 'function') return false;
+  se.setRevealOnScroll(false);
+  return true;
+}
+
 export class TerminalView {
   readonly term: XTerm;
   readonly paneId: string;
@@ -115,7 +131,6 @@ export class TerminalView {
   private readonly opts: TerminalViewOptions;
   private readonly fit = new FitAddon();
   private readonly search = new SearchAddon({ highlightLimit: 2000 });
-  private readonly serialize = new SerializeAddon();
   /** WebGL while the pane is visible, the DOM renderer while hidden or after a lost context (webgl.ts). */
   private webgl: WebglLifecycle<WebglAddon> | null = null;
   private visibility: IntersectionObserver | null = null;
@@ -240,10 +255,10 @@ export class TerminalView {
     const t = this.term;
     // xterm measures its font on open, so el must be in the document by now.
     t.open(el);
+    quietScrollbar(t);
 
     t.loadAddon(this.fit);
     t.loadAddon(this.search);
-    t.loadAddon(this.serialize);
     // Links open with Ctrl+click (Cmd on macOS) only; hovering one says so.
     const links = {
       activate: (ev: MouseEvent, uri: string) => {
@@ -259,12 +274,19 @@ export class TerminalView {
     t.options.linkHandler = { ...links, allowNonHttpProtocols: false };
     t.loadAddon(new Unicode11Addon());
     t.unicode.activeVersion = '11';
+    // WebGL's addon is its own chunk, fetched once for the first pane that wants it: a page on
+    // the DOM renderer (no GPU, or the preference) never loads it.
     this.webgl = new WebglLifecycle<WebglAddon>(
-      pickRenderer(this.look.appearance.renderer) === 'webgl',
-      () => new WebglAddon(),
+      false,
+      () => {
+        const Addon = webglAddonLoaded();
+        if (!Addon) throw new Error('the WebGL addon is not loaded');
+        return new Addon();
+      },
       (gl) => t.loadAddon(gl),
       () => this.applyBlink(),
     );
+    this.wantWebgl(pickRenderer(this.look.appearance.renderer) === 'webgl');
     // Shown or hidden (another tab is active, or the pane is between hosts).
     this.visibility = new IntersectionObserver((entries) => {
       const e = entries[entries.length - 1];
@@ -352,7 +374,7 @@ export class TerminalView {
       if (t.options[k] !== v) (t.options as Record<string, unknown>)[k] = v;
     }
     if (this.opened) {
-      this.webgl?.setWanted(pickRenderer(appearance.renderer) === 'webgl');
+      this.wantWebgl(pickRenderer(appearance.renderer) === 'webgl');
       this.applyBlink();
       this.scheduleFit();
     }
@@ -437,9 +459,33 @@ export class TerminalView {
     return lines.join('\n').replace(/\s+$/, '');
   }
 
-  /** The screen serialized with escapes (kept for a later snapshot-on-reattach). */
-  serializeScreen(): string {
-    return this.serialize.serialize();
+  /** The screen serialized with escapes (kept for a later snapshot-on-reattach; its addon is loaded on first use). */
+  async serializeScreen(): Promise<string> {
+    if (!this.serializer) {
+      const { SerializeAddon } = await import('@xterm/addon-serialize');
+      if (this.disposed) return '';
+      this.serializer = new SerializeAddon();
+      this.term.loadAddon(this.serializer);
+    }
+    return this.serializer.serialize();
+  }
+
+  private serializer: import('@xterm/addon-serialize').SerializeAddon | null = null;
+
+  /** Settings asked for WebGL (or the DOM renderer): its addon is fetched first if need be. */
+  private webglWanted = false;
+  private wantWebgl(want: boolean): void {
+    this.webglWanted = want;
+    if (!want || webglAddonLoaded()) {
+      this.webgl?.setWanted(want);
+      return;
+    }
+    loadWebglAddon().then(
+      () => {
+        if (!this.disposed && this.webglWanted) this.webgl?.setWanted(true);
+      },
+      (err) => console.info('reprise: the WebGL addon did not load, using the DOM renderer', err),
+    );
   }
 
   stats(): ViewStats {

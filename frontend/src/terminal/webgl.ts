@@ -7,6 +7,27 @@
 // pane is shown again. A lost context (the GPU reset, or the limit anyway) puts that pane on
 // the DOM renderer for the rest of its life.
 
+type WebglModule = typeof import('@xterm/addon-webgl');
+let webglModule: Promise<WebglModule> | null = null;
+let webglCtor: WebglModule['WebglAddon'] | null = null;
+
+/**
+ * Fetches @xterm/addon-webgl (a chunk of its own, ~110 KB: the page's first script need not
+ * parse it, and a page on the DOM renderer never does), once for the page.
+ */
+export function loadWebglAddon(): Promise<WebglModule> {
+  webglModule ??= import('@xterm/addon-webgl').then((m) => {
+    webglCtor = m.WebglAddon;
+    return m;
+  });
+  return webglModule;
+}
+
+/** The WebglAddon class once loadWebglAddon has resolved, else null. */
+export function webglAddonLoaded(): WebglModule['WebglAddon'] | null {
+  return webglCtor;
+}
+
 /** What this needs of @xterm/addon-webgl's WebglAddon. */
 export interface WebglAddonLike {
   onContextLoss(cb: () => void): unknown;
