@@ -1,6 +1,7 @@
 // Many panes cost nothing while they only receive output: a pane's output schedules no timer per
 // line (xterm.js 6's scrollbar re-armed a fade-out timer on every line feed, shown or hidden:
 // TerminalView.quietScrollbar), and a pane on another tab renders nothing while it is hidden.
+// A pane draws with the widths other panes measured (TerminalView: widths.ts).
 // And the page's first script holds only what a start needs: Settings (and the WebGL addon on
 // the DOM renderer) are chunks of their own, fetched when first needed.
 import { test } from 'node:test';
@@ -66,6 +67,47 @@ test('many panes: output schedules no timer per line; a hidden pane renders noth
     await page.click(`[data-testid=tab][data-tab-id="${(await layout(page)).tabs[0].id}"]`);
     await waitFor(async () => page.isVisible(`${paneSel(p1)} .xterm-screen`), { message: 'tab 1 shown' });
     await waitFor(async () => (await page.textContent(`${paneSel(p1)} .xterm-rows`)).includes(`${h}-${LINES}`), { message: 'the last line drawn' });
+  });
+});
+
+/** Before the page's scripts: counts xterm's glyph measurements (offsetWidth of its measure spans). */
+function countMeasures() {
+  const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetWidth');
+  window.__measures = 0;
+  Object.defineProperty(HTMLElement.prototype, 'offsetWidth', {
+    configurable: true,
+    get() {
+      if (this.classList && this.classList.contains('xterm-char-measure-element')) window.__measures++;
+      return d.get.call(this);
+    },
+  });
+}
+
+test('many panes: a second pane drawing the same characters measures none of them again', { timeout: 60000 }, async () => {
+  await withReprise('shared-widths', async ({ server, browser }) => {
+    const u = new URL(server.url);
+    u.searchParams.set('renderer', 'dom');
+    const page = await openPage(browser, u.href, { initScript: countMeasures });
+    const [p1] = await paneIds(page);
+    await waitForPrompt(page, p1);
+    const line = 'The quick brown fox jumps over the lazy dog 0123456789 {}[]()<>';
+    await typeInPane(page, p1, `echo '${line}'\n`);
+    await waitFor(async () => (await page.textContent(`${paneSel(p1)} .xterm-rows`)).includes(line), { message: 'the line drawn in pane 1' });
+    const first = await page.evaluate(() => window.__measures);
+    assert.ok(first > 20, `pane 1 measured its characters (${first})`);
+
+    await page.evaluate(() => (window.__measures = 0));
+    await page.keyboard.press('Control+Shift+D');
+    await waitFor(async () => (await paneIds(page)).length === 2, { message: 'a second pane' });
+    await waitReady(page);
+    const p2 = (await paneIds(page)).find((p) => p !== p1);
+    await waitForPrompt(page, p2);
+    await typeInPane(page, p2, `echo '${line}'\n`);
+    await waitFor(async () => (await page.textContent(`${paneSel(p2)} .xterm-rows`)).split(line).length > 2, { message: 'the line drawn in pane 2' });
+    const second = await page.evaluate(() => window.__measures);
+    // At most the one glyph xterm measures inside Terminal.open ('W', for its letter spacing),
+    // before the shared table is installed on the pane; before the table: 53 here.
+    assert.ok(second <= 1, `pane 2 measured ${second} characters pane 1 had measured`);
   });
 });
 

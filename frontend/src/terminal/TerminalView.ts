@@ -20,6 +20,7 @@ import { Osc99Parser, parseOsc777, parseOsc9, type OscNotification } from '../at
 import { DEFAULT_APPEARANCE, schemeOf, terminalOptions, type Appearance } from './appearance';
 import { findPathLinks, resolvePath, type PathLink } from './pathlinks';
 import { CursorBlinker } from './blink';
+import { shareWidths } from './widths';
 import { pickRenderer } from './renderer';
 import { loadWebglAddon, webglAddonLoaded, WebglLifecycle } from './webgl';
 import { onSchemeChange } from './theme';
@@ -256,6 +257,7 @@ export class TerminalView {
     // xterm measures its font on open, so el must be in the document by now.
     t.open(el);
     quietScrollbar(t);
+    shareWidths(t);
 
     t.loadAddon(this.fit);
     t.loadAddon(this.search);
@@ -284,7 +286,11 @@ export class TerminalView {
         return new Addon();
       },
       (gl) => t.loadAddon(gl),
-      () => this.applyBlink(),
+      () => {
+        // Back on the DOM renderer: a new one, with a width cache of its own.
+        shareWidths(t);
+        this.applyBlink();
+      },
     );
     this.wantWebgl(pickRenderer(this.look.appearance.renderer) === 'webgl');
     // Shown or hidden (another tab is active, or the pane is between hosts).
