@@ -11,16 +11,19 @@
 #    its result to a local HTTP server (e2e/bench/desktop-bare.mjs). Both sides use xterm.js's
 #    DOM renderer: the app is told so through its localStorage (reprise.renderer=dom), written
 #    beforehand by WebKitGTK itself for the origin wails://wails.
-# 2. memory: VmRSS of the app, its WebKit child processes and the pty daemon with 1 pane and
-#    with PANES panes (tabs, opened with Ctrl+Shift+T; every tab stays mounted and attached).
+# 2. memory and many panes: VmRSS of the app, its WebKit child processes and the pty daemon with 1,
+#    10 and PANES panes (tabs, opened with Ctrl+Shift+T; every tab stays mounted and attached);
+#    and the CPU of the WebKit web process while one pane prints RATE KB/s (a paced writer)
+#    with 1 pane and with PANES panes open (the printing one in the active tab).
 # 3. cold start: a home with 4 panes (a 2x2 split) with scrollback; the app is killed (-9) and
 #    launched again: time from exec to the window, to all panes attached (host side) and to all
 #    their replays acknowledged (= written to xterm.js); "warm": the daemon kept the shells;
 #    "cold": the daemon was killed too (as after a reboot) and the panes come back from their
 #    scrollback logs. A screenshot of each launch at that moment goes to $ARTIFACTS.
 #
-#   scripts/bench-desktop.sh      env: REPRISE_BIN, ARTIFACTS (default test-artifacts), RUNS, MIB, PANES,
-#                                 ONLY (comma-separated: throughput, memory, start; default all)
+#   scripts/bench-desktop.sh      env: REPRISE_BIN, ARTIFACTS (default test-artifacts), RUNS, MIB, PANES, RATE, CPU_SECONDS,
+#                                 ONLY (comma-separated: throughput, memory, start; default all), MEM_SETTLE,
+#                                 VARIANTS (warm cold), ALT_BIN (another build alternating in the start section)
 #
 # Prints "skipped: <reason>" and exits 0 when it cannot run here (no Xvfb, xdotool, python3 gi
 # with WebKit2 4.1, node, a built app, or an app without the debug route).
@@ -31,7 +34,14 @@ BIN="${REPRISE_BIN:-$ROOT/build/bin/reprise}"
 ART="$(realpath -m "${ARTIFACTS:-test-artifacts}")/bench-desktop"
 RUNS="${RUNS:-3}"
 MIB="${MIB:-32}"
-PANES="${PANES:-20}"
+PANES="${PANES:-30}"
+RATE="${RATE:-200}" # KB/s of the paced writer in the many-panes CPU figure
+CPU_SECONDS="${CPU_SECONDS:-8}"
+MEM_SETTLE="${MEM_SETTLE:-3}" # seconds before each memory sample set
+# ALT_BIN: another build (e.g. main's) whose starts alternate with $BIN's in the start section,
+# run after run in the same home, so that both see the same load: "before/after" from one run.
+ALT_BIN="${ALT_BIN:-}"
+VARIANTS="${VARIANTS:-warm cold}"
 ONLY="${ONLY:-throughput,memory,start}"
 want() { case ",$ONLY," in *",$1,"*) return 0 ;; esac; return 1; }
 PY=/usr/bin/python3 # the system python: gi and WebKit2 come from apt
@@ -122,8 +132,28 @@ elif mode == 'settled':
 elif mode == 'attached':
     # A page may attach a restored pane twice (its screen, then the whole replay): done once
     # every stream's current attach has been acknowledged and no attach followed for 0.3 s.
+    # With APP_PID set, the CPU time of the app's WebKit web process is sampled meanwhile: the
+    # 5th field is its CPU ms up to the moment all screens were drawn (the page's own work,
+    # which the load of other processes on the machine changes much less than the wall time).
     n, t_att, t_done, key = int(args[0]), None, None, None
+    import os
+    app, cpu = os.environ.get('APP_PID'), []
+    def webkit_ticks():
+        tot = 0
+        for k in os.listdir('/proc'):  # children of any of the app's threads
+            if not k.isdigit(): continue
+            try:
+                f = open('/proc/%s/stat' % k).read().rsplit(')', 1)[1].split()
+                if f[1] != app or not open('/proc/%s/comm' % k).read().startswith('WebKitWeb'): continue
+                tot += int(f[11]) + int(f[12])
+            except OSError:
+                pass
+        return tot
+    def cpu_ms_at(t_ms):
+        before = [c for (t, c) in cpu if t <= t_ms + 20]
+        return (before[-1] if before else 0) * 10
     while time.time() < deadline:
+        if app: cpu.append((now(), webkit_ticks()))
         st = latest(streams() or [])
         if len(st) >= n and t_att is None: t_att = now()
         if len(st) >= n and all(s['sent'] > 0 and s['acked'] >= s['sent'] for s in st):
@@ -133,7 +163,7 @@ elif mode == 'attached':
                 # first: all screens drawn; full: all replays; (unix ms; old hosts: when seen)
                 first = max(s.get('firstDrawnUnixMs') or t_done for s in st)
                 full = max(s.get('drawnUnixMs') or t_done for s in st)
-                print(t_att, first, full, json.dumps(st)); sys.exit(0)
+                print(t_att, first, full, cpu_ms_at(first) if app else -1, json.dumps(st)); sys.exit(0)
         else:
             key = None
         time.sleep(0.02)
@@ -145,9 +175,9 @@ jq_py() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 WID=""
 T_EXEC=0; T_WINDOW=0
-launch() {
+launch() { # [binary] (default $BIN)
   T_EXEC=$(now_ms)
-  "$BIN" --home "$H" >>"$ART/app.out" 2>&1 &
+  "${1:-$BIN}" --home "$H" >>"$ART/app.out" 2>&1 &
   APP_PID=$!
   WID=""
   for _ in $(seq 1000); do
@@ -270,29 +300,64 @@ BARE_MED=$(printf '%s\n' "${bare_rates[@]}" | median)
 
 fi
 
-# ---- 2. memory -------------------------------------------------------------------------------
+# ---- 2. memory and many panes ---------------------------------------------------------------
 if want memory; then
-log "== memory: 1 pane, then $PANES panes (tabs)"
+log "== memory: 1 pane, 10 and then $PANES panes (tabs); CPU with one pane printing $RATE KB/s, 1 pane and $PANES"
 fresh_home
+# A paced writer (not a flood): the CPU figure is then the page's cost, not the core's limit.
+cat > "$H/paced.py" <<'EOF2'
+import sys, time
+rate, n = int(sys.argv[1]) * 1000, 0
+line = ''.join(chr(33 + (i * 7) % 90) for i in range(79)) + '\n'
+batch = line * max(1, rate // 50 // len(line))
+t0 = time.monotonic()
+while True:
+    sys.stdout.write(batch); sys.stdout.flush(); n += 1
+    time.sleep(max(0, t0 + n / 50 - time.monotonic()))
+EOF2
 launch
 poll settled 30 >/dev/null
-sleep 3
+sleep "$MEM_SETTLE"
 log "1 pane:"
 M1=$(mem3)
 focus_pane
-for _ in $(seq $((PANES - 1))); do xdotool key ctrl+shift+t; sleep 0.4; done
-poll attached "$PANES" 60 >/dev/null || { import -window root "$ART/fail-panes.png"; log "$PANES panes never attached"; exit 1; }
+# CPU of the app's WebKit processes (the page's renderer) over CPU_SECONDS while the focused pane prints.
+webkit_pids() { for p in $(pgrep -P "$APP_PID" || true); do case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) echo "$p" ;; esac; done; }
+ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo "$t"; }
+cpu_streaming() { # prints the median CPU % of one core of the WebKit web process over RUNS samples
+  local pids a b t0 t1 out=()
+  type_until "python3 $H/paced.py $RATE & sleep 1; echo go > $H/go.$1" "$H/go.$1" || { log "the paced writer did not start"; return 1; }
+  pids=$(webkit_pids)
+  for _ in $(seq "$RUNS"); do
+    a=$(ticks $pids); t0=$(now_ms); sleep "$CPU_SECONDS"; b=$(ticks $pids); t1=$(now_ms)
+    out+=("$(awk -v d=$((b - a)) -v ms=$((t1 - t0)) 'BEGIN {printf "%.1f", d / 100 / (ms / 1000) * 100}')")
+    log "  webkit web process CPU ($1): ${out[-1]} %"
+  done
+  xdotool type --delay 10 "kill %1"; xdotool key Return; sleep 1
+  printf '%s\n' "${out[@]}" | median
+}
+C1=$(cpu_streaming 1)
+for _ in $(seq 9); do xdotool key ctrl+shift+t; sleep 0.4; done
+poll attached 10 60 >/dev/null || { import -window root "$ART/fail-panes.png"; log "10 panes never attached"; exit 1; }
 poll settled 30 >/dev/null
-sleep 3
+sleep "$MEM_SETTLE"
+log "10 panes:"
+M10=$(mem3)
+for _ in $(seq $((PANES - 10))); do xdotool key ctrl+shift+t; sleep 0.4; done
+poll attached "$PANES" 90 >/dev/null || { import -window root "$ART/fail-panes.png"; log "$PANES panes never attached"; exit 1; }
+poll settled 30 >/dev/null
+sleep "$MEM_SETTLE"
 import -window root "$ART/memory-$PANES-panes.png"
 log "$PANES panes:"
 MN=$(mem3)
+focus_pane
+CN=$(cpu_streaming "$PANES")
 kill_app
 
 fi
 
 # ---- 3. cold start ---------------------------------------------------------------------------
-declare -A T_WIN T_ATT T_FIRST T_REN
+declare -A T_WIN T_ATT T_FIRST T_REN T_DRAWN T_CPU
 if want start; then
 log "== cold start: 4 panes with scrollback"
 fresh_home
@@ -316,21 +381,25 @@ n=$(grep -l "line 5000 of scrollback" "$H"/scrollback/*.log | wc -l)
 sleep 1
 import -window root "$ART/coldstart-before.png"
 kill_app
-for variant in warm cold; do
+for variant in $VARIANTS; do
   for r in $(seq "$RUNS"); do
+   for which in this ${ALT_BIN:+alt}; do
     [ "$variant" = cold ] && kill_daemon
-    launch
-    out=$(poll attached 4 60) || { import -window root "$ART/fail-$variant.png"; log "$variant start: panes never attached"; exit 1; }
+    if [ "$which" = alt ]; then launch "$ALT_BIN"; else launch; fi
+    key="$variant${ALT_BIN:+/$which}"
+    out=$(APP_PID=$APP_PID poll attached 4 60) || { import -window root "$ART/fail-$variant.png"; log "$variant start: panes never attached"; exit 1; }
     import -window root "$ART/coldstart-$variant-$r.png"
-    read -r ta tf tr _ <<<"$out"
-    T_WIN[$variant]+="$((T_WINDOW - T_EXEC)) "; T_ATT[$variant]+="$((ta - T_EXEC)) "; T_FIRST[$variant]+="$((tf - T_EXEC)) "; T_REN[$variant]+="$((tr - T_EXEC)) "
-    log "$variant start run $r: window $((T_WINDOW - T_EXEC)) ms, 4 panes attached $((ta - T_EXEC)) ms, screens drawn $((tf - T_EXEC)) ms, full replays written $((tr - T_EXEC)) ms ($(echo "$out" | cut -d' ' -f4- | jq_py "sum(s['sent'] for s in d)") bytes in the last attaches)"
-    echo "$out" | cut -d' ' -f4- >> "$ART/start-streams.json"
+    read -r ta tf tr tcpu _ <<<"$out"
+    T_WIN[$key]+="$((T_WINDOW - T_EXEC)) "; T_ATT[$key]+="$((ta - T_EXEC)) "; T_FIRST[$key]+="$((tf - T_EXEC)) "; T_REN[$key]+="$((tr - T_EXEC)) "
+    T_DRAWN[$key]+="$((tf - T_WINDOW)) "; T_CPU[$key]+="$tcpu "
+    log "$key start run $r: window $((T_WINDOW - T_EXEC)) ms, 4 panes attached $((ta - T_EXEC)) ms, screens drawn $((tf - T_EXEC)) ms, full replays written $((tr - T_EXEC)) ms, WebKit web process CPU to the screens $tcpu ms ($(echo "$out" | cut -d' ' -f5- | jq_py "sum(s['sent'] for s in d)") bytes in the last attaches)"
+    echo "$out" | cut -d' ' -f5- >> "$ART/start-streams.json"
     # Where the time went, host side (ms from exec): the page's connection, the first and last
     # attach asked, the last first byte sent, the last acknowledgement.
-    log "  $(echo "$out" | cut -d' ' -f4- | jq_py "'connected %d, attach asked %d..%d, first bytes sent by %d, last ack %d' % (d[0].get('viewerUnixMs', 0) - $T_EXEC, min(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('firstSentUnixMs', 0) for s in d) - $T_EXEC, max(s['lastAckUnixMs'] for s in d) - $T_EXEC)")"
+    log "  $(echo "$out" | cut -d' ' -f5- | jq_py "'connected %d, attach asked %d..%d, first bytes sent by %d, last ack %d' % (d[0].get('viewerUnixMs', 0) - $T_EXEC, min(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('firstSentUnixMs', 0) for s in d) - $T_EXEC, max(s['lastAckUnixMs'] for s in d) - $T_EXEC)")"
     poll settled 30 >/dev/null || true
     kill_app
+   done
   done
 done
 
@@ -341,13 +410,18 @@ echo
 echo "== real window (WebKitGTK $("$PY" -c "import gi; gi.require_version('WebKit2','4.1'); from gi.repository import WebKit2 as W; print('%d.%d.%d' % (W.get_major_version(), W.get_minor_version(), W.get_micro_version()))"), Xvfb, xterm.js $RENDERER renderer; medians of $RUNS)"
 want throughput && printf 'cat %s MiB: reprise %s MB/s (%sx%s), bare xterm.js %s MB/s (%s), ratio %s\n' "$MIB" "$APP_MED" "$COLS" "$ROWS" "$BARE_MED" "$BARE_INFO" \
   "$(awk -v a="$APP_MED" -v b="$BARE_MED" 'BEGIN {printf "%.2f", a/b}')"
-want memory && printf 'memory (app + WebKit + daemon RSS): 1 pane %d MiB, %d panes %d MiB, %.1f MiB per extra pane\n' \
-  $((M1 / 1024)) "$PANES" $((MN / 1024)) "$(awk -v a="$MN" -v b="$M1" -v n="$PANES" 'BEGIN {print (a-b)/1024/(n-1)}')"
-want start && for variant in warm cold; do
-  printf 'start with 4 panes (%s, daemon %s): window %s ms, panes attached %s ms, screens drawn %s ms, full replays in xterm.js %s ms\n' "$variant" \
-    "$([ "$variant" = warm ] && echo kept || echo killed)" \
-    "$(echo "${T_WIN[$variant]}" | tr ' ' '\n' | grep . | median)" "$(echo "${T_ATT[$variant]}" | tr ' ' '\n' | grep . | median)" \
-    "$(echo "${T_FIRST[$variant]}" | tr ' ' '\n' | grep . | median)" \
-    "$(echo "${T_REN[$variant]}" | tr ' ' '\n' | grep . | median)"
+want memory && printf 'memory (app + WebKit + daemon RSS): 1 pane %d MiB, 10 panes %d MiB, %d panes %d MiB; per extra pane %.1f MiB (1 → 10), %.1f MiB (1 → %d); target <= 3 MiB\n' \
+  $((M1 / 1024)) $((M10 / 1024)) "$PANES" $((MN / 1024)) "$(awk -v a="$M10" -v b="$M1" 'BEGIN {print (a-b)/1024/9}')" \
+  "$(awk -v a="$MN" -v b="$M1" -v n="$PANES" 'BEGIN {print (a-b)/1024/(n-1)}')" "$PANES"
+want memory && printf 'WebKit web process CPU, one pane printing %s KB/s: 1 pane %s %%, %d panes open %s %% (ratio %s; target ~1)\n' "$RATE" "$C1" "$PANES" "$CN" \
+  "$(awk -v a="$CN" -v b="$C1" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}')"
+want start && for variant in $VARIANTS; do
+ for which in this ${ALT_BIN:+alt}; do
+  key="$variant${ALT_BIN:+/$which}"
+  med() { echo "$1" | tr ' ' '\n' | grep . | median; }
+  printf 'start with 4 panes (%s, daemon %s%s): window %s ms, panes attached %s ms, screens drawn %s ms (%s ms after the window; target <= 600; WebKit web process CPU until then %s ms), full replays in xterm.js %s ms\n' "$variant" \
+    "$([ "$variant" = warm ] && echo kept || echo killed)" "$([ -n "$ALT_BIN" ] && { [ "$which" = alt ] && echo ", $ALT_BIN" || echo ", $BIN"; })" \
+    "$(med "${T_WIN[$key]}")" "$(med "${T_ATT[$key]}")" "$(med "${T_FIRST[$key]}")" "$(med "${T_DRAWN[$key]}")" "$(med "${T_CPU[$key]}")" "$(med "${T_REN[$key]}")"
+ done
 done
 echo "screenshots: $ART"

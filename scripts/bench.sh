@@ -51,11 +51,15 @@ echo
 echo "== browser harness (headless Chromium, xterm.js DOM renderer)"
 # Throughput of three datasets (plain MIB, coloured ls and UTF-8 EXTRA_MIB each) against bare
 # xterm.js, a drained pty and tmux; echo latency (idle, unpaced, next to a flooding pane);
-# Ctrl+C under flood; a checksummed INTEGRITY_MIB stream; reattach; idle CPU. ~10 minutes on
+# Ctrl+C under flood; a checksummed INTEGRITY_MIB stream; reattach; idle CPU; 30 panes (CPU with
+# one printing vs 1 pane, memory per pane with 1, 10, 30). ~12 minutes on
 # 2 cores. Smaller for a quick look: MIB=8 INTEGRITY_MIB=64 make bench. More options:
 # BROWSER_BENCH_ARGS (see e2e/bench/run.mjs).
 (cd e2e && ([ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error) && REPRISE_BIN="$PWD/../build/bin/reprise" \
   node bench/run.mjs --mib "${MIB:-32}" --integrity-mib "${INTEGRITY_MIB:-1024}" ${BROWSER_BENCH_ARGS:-})
+echo
+echo "== start with 4 restored panes in headless Chromium (navigation → screens drawn)"
+(cd e2e && REPRISE_BIN="$PWD/../build/bin/reprise" node bench/start.mjs --runs "${START_RUNS:-5}") || echo "start: failed (above)"
 echo
 echo "== peers: wetty and VS Code's terminal (code-server) beside Reprise, same headless Chromium"
 # Installed once, pinned, into ~/.cache/reprise/peers (scripts/bench-peers.sh); a peer that did

@@ -4,7 +4,8 @@
 //
 //   node e2e/bench/run.mjs [--runs N] [--renderer dom|webgl] [--socket worker|main] [--mib N] [--extra-mib N]
 //       [--datasets plain,ls,utf8] [--integrity-mib N]
-//       [--only throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle]
+//       [--only throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle,panes] [--panes N] [--panes-per-tab N]
+//       [--panes-rate KB/s] [--panes-seconds S]
 //
 // The browser is Debian's Chromium driven over a CDP pipe (lib/cdp-pipe.mjs), not playwright,
 // whose Network domain would copy every WebSocket frame to this process.
@@ -62,11 +63,19 @@
 //   the buffer (__reprise.paneTail, polled every 2 ms; the whole 10,000-line buffer, as paneText
 //   reads it, is not read in the poll, where it competed with the replay) and a frame painted.
 // - idle: CPU of `reprise serve` + the pty daemon with 10 idle panes over 10 s (/proc utime+stime).
+// - panes: a server and a Chromium of their own (the shells with an empty HOME: no rc files):
+//   memory with 1, 10 and --panes (30) panes — PSS of every Chromium process, RSS of serve and
+//   the daemon, the page's JS heap after a forced GC — per extra pane; CPU (/proc utime+stime) of
+//   Chromium's renderer and GPU processes, serve and the daemon over --panes-seconds while one
+//   pane prints --panes-rate KB/s (a paced Python writer: the figure is the page's cost, not the
+//   core's limit), with that pane alone and with 30 panes open (it alone in its tab, the others
+//   --panes-per-tab to a tab, split through layout.split), and idle. The 1-pane figure is taken
+//   first, on a cold page: a ratio under 1 is the JIT warming up, not the other panes.
 //
 // Env: REPRISE_BIN (default build/bin/reprise), ARTIFACTS (default test-artifacts; results are
 // also written to $ARTIFACTS/bench/bench.json), CHROMIUM (default /usr/bin/chromium), TMUX_BIN.
 
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
@@ -105,7 +114,7 @@ const MIB = parseFloat(opt('mib', '32'));
 const EXTRA_MIB = parseFloat(opt('extra-mib', String(Math.min(16, MIB))));
 const DATASETS = opt('datasets', 'plain,ls,utf8').split(',');
 const INTEGRITY_MIB = parseFloat(opt('integrity-mib', '1024'));
-const ONLY = new Set(opt('only', 'throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle').split(','));
+const ONLY = new Set(opt('only', 'throughput,latency,unpaced,reattach,loaded,ctrlc,integrity,idle,panes').split(','));
 /** Chromium switches that remove headless frame pacing (the "unpaced" rows). */
 const UNPACED_FLAGS = opt('unpaced-flags', '--disable-frame-rate-limit,--disable-gpu-vsync').split(',');
 const KEYS = 200;
@@ -113,6 +122,11 @@ const KEYS = 200;
 const KEY_GAP_MS = 30;
 const SCROLLBACK_LINES = 10000;
 const IDLE_PANES = 10;
+/** The many-panes section: this many panes in tabs of PANES_PER_TAB, one printing PANES_RATE KB/s. */
+const PANES = parseInt(opt('panes', '30'), 10);
+const PANES_PER_TAB = parseInt(opt('panes-per-tab', '10'), 10);
+const PANES_RATE = parseInt(opt('panes-rate', '200'), 10);
+const PANES_SECONDS = parseFloat(opt('panes-seconds', '10'));
 const IDLE_SECONDS = 10;
 const CLK_TCK = 100;
 const FLOOD_SECONDS = 1;
@@ -1055,6 +1069,195 @@ async function benchReattach(server, page, pane) {
   };
 }
 
+// ---- many panes: CPU of the page with 30 panes and one streaming, memory per pane ------------
+/** Descendant pids of pid (pid included). */
+function treeOf(pid) {
+  const out = [];
+  const walk = (p) => {
+    out.push(p);
+    for (const c of lib.childrenOf(p)) walk(c);
+  };
+  walk(pid);
+  return out;
+}
+/** Chromium's processes under its browser pid by --type (renderer, gpu-process, utility, browser). */
+function chromiumProcs(browserPid) {
+  const by = {};
+  for (const p of treeOf(browserPid)) {
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmd.includes('chrom')) continue;
+    const m = cmd.match(/--type=([a-z-]+)/);
+    (by[m ? m[1] : 'browser'] ??= []).push(p);
+  }
+  return by;
+}
+const ticksOf = (pids) => pids.reduce((a, p) => a + (() => { try { return cpuTicks(p); } catch { return 0; } })(), 0);
+/** PSS (KiB) of pids (smaps_rollup). */
+function pssOf(pids) {
+  let kib = 0;
+  for (const p of pids) {
+    try {
+      const m = readFileSync(`/proc/${p}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m);
+      if (m) kib += parseInt(m[1], 10);
+    } catch {
+      // exited
+    }
+  }
+  return kib;
+}
+
+/**
+ * One fresh server and one fresh Chromium: memory with 1, 10 and PANES panes (the first pane
+ * alone in its tab, the others in tabs of PANES_PER_TAB split panes, made through layout.split
+ * and layout.newTab as the buttons do), and the CPU of the
+ * page's renderer (Chromium's renderer and GPU processes, /proc utime+stime) over
+ * PANES_SECONDS while one pane of the active tab prints PANES_RATE KB/s (a paced Python
+ * writer, so the figure is not the core's limit) — with 1 pane and with PANES panes — and with
+ * nothing printing. Serve and the daemon's CPU and RSS alongside.
+ */
+async function benchPanes(url0) {
+  const home = makeHome();
+  // The shells get a HOME of their own (no rc files): 30 interactive shells of the user's own
+  // rc (pyenv, completions) start for minutes on a loaded 2-core machine and measure that rc.
+  const shellHome = path.join(home, 'u');
+  mkdirSync(shellHome);
+  const server = await startServe({ home, label: 'bench-panes', env: { HOME: shellHome } });
+  const b = await launchPipeBrowser();
+  try {
+    const u = new URL(server.url);
+    for (const [k, v] of new URL(url0).searchParams) u.searchParams.set(k, v);
+    const page = await openPage(b, u.href);
+    const [first] = await paneIds(page);
+    await waitForPrompt(page, first);
+    const writer = path.join(home, 'paced.py');
+    writeFileSync(
+      writer,
+      'import sys, time\n' +
+        'rate, n = int(sys.argv[1]) * 1000, 0\n' +
+        "line = ''.join(chr(33 + (i * 7) % 90) for i in range(79)) + '\\n'\n" +
+        'batch = line * max(1, rate // 50 // len(line))\n' +
+        't0 = time.monotonic()\n' +
+        'while True:\n' +
+        '    sys.stdout.write(batch); sys.stdout.flush(); n += 1\n' +
+        '    time.sleep(max(0, t0 + n / 50 - time.monotonic()))\n',
+    );
+    const procs = () => chromiumProcs(b.pid);
+    const mem = async (label) => {
+      await sleep(3000);
+      await page.cdp('HeapProfiler.collectGarbage').catch(() => {});
+      await sleep(500);
+      const pr = procs();
+      const all = Object.values(pr).flat();
+      const heap = await page.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : 0));
+      const m = {
+        panes: (await paneIds(page)).length,
+        browserPssKiB: pssOf(all),
+        rendererPssKiB: pssOf(pr.renderer ?? []),
+        serveRssKiB: memOf(server.pid)?.rssKiB ?? 0,
+        daemonRssKiB: memOf(daemonPid(home))?.rssKiB ?? 0,
+        heapKiB: heap / 1024,
+      };
+      log(
+        `panes memory (${label}): ${m.panes} panes: browser PSS ${(m.browserPssKiB / 1024).toFixed(1)} MiB (renderer ${(m.rendererPssKiB / 1024).toFixed(1)}), ` +
+          `JS heap ${(m.heapKiB / 1024).toFixed(1)} MiB, serve RSS ${(m.serveRssKiB / 1024).toFixed(1)} MiB, daemon RSS ${(m.daemonRssKiB / 1024).toFixed(1)} MiB`,
+      );
+      return m;
+    };
+    /** CPU % of one core over PANES_SECONDS: renderer, gpu, serve, daemon; and bytes the streaming pane rendered. */
+    const cpu = async (label, streamPane) => {
+      const res = [];
+      for (let r = 0; r < RUNS; r++) {
+        const pr = procs();
+        const pids = { renderer: pr.renderer ?? [], gpu: pr['gpu-process'] ?? [], serve: [server.pid], daemon: [daemonPid(home)] };
+        const s0 = streamPane ? (await paneStats(page, streamPane)).rendered : 0;
+        const a = Object.fromEntries(Object.entries(pids).map(([k, v]) => [k, ticksOf(v)]));
+        const t0 = performance.now();
+        await sleep(PANES_SECONDS * 1000);
+        const secs = (performance.now() - t0) / 1000;
+        const x = Object.fromEntries(Object.entries(pids).map(([k, v]) => [k, ((ticksOf(v) - a[k]) / CLK_TCK / secs) * 100]));
+        x.rate = streamPane ? ((await paneStats(page, streamPane)).rendered - s0) / secs : 0;
+        res.push(x);
+        log(
+          `panes cpu (${label}) run ${r + 1}: renderer ${x.renderer.toFixed(1)} %, gpu ${x.gpu.toFixed(1)} %, serve ${x.serve.toFixed(1)} %, daemon ${x.daemon.toFixed(1)} %` +
+            (streamPane ? `; the streaming pane rendered ${(x.rate / 1000).toFixed(0)} KB/s` : ''),
+        );
+      }
+      const out = {};
+      for (const k of Object.keys(res[0])) out[k] = median(res.map((x) => x[k]));
+      out.runs = res;
+      return out;
+    };
+    const stream = async (on) => {
+      if (on) {
+        await typeInPane(page, first, `clear; python3 ${writer} ${PANES_RATE}\n`);
+        await waitFor(async () => (await paneStats(page, first)).rendered > PANES_RATE * 1000, { timeoutMs: 20000, message: 'the paced writer to print' });
+        await sleep(1000);
+      } else {
+        await focusPane(page, first);
+        await page.keyboard.press('Control+C');
+        await waitForPrompt(page, first, { timeoutMs: 30000 });
+      }
+    };
+    const out = { rateKBs: PANES_RATE, seconds: PANES_SECONDS, perTab: PANES_PER_TAB, memory: [] };
+    out.memory.push(await mem('1 pane'));
+    out.idle1 = await cpu('1 pane, idle');
+    await stream(true);
+    out.stream1 = await cpu('1 pane, one streaming', first);
+    await stream(false);
+    // Grow to PANES: PANES_PER_TAB per tab, each tab's panes split evenly (the oldest pane is split next).
+    const split = async (paneId, direction) => {
+      const before = new Set((await layout(page)).tabs.flatMap((t) => treePanes(t.root)));
+      const l = await lib.rpc(page, 'layout.split', { paneId, direction });
+      return l.tabs.flatMap((t) => treePanes(t.root)).find((p) => !before.has(p));
+    };
+    const total = async () => (await layout(page)).tabs.reduce((a, t) => a + treePanes(t.root).length, 0);
+    // The streaming pane keeps its tab to itself (the same size as alone, so the two CPU figures
+    // draw the same cells); the other panes fill tabs of PANES_PER_TAB.
+    const firstTab = (await layout(page)).activeTabId;
+    const queue = [];
+    let inTab = PANES_PER_TAB;
+    while ((await total()) < PANES) {
+      if (inTab >= PANES_PER_TAB) {
+        const before = new Set((await layout(page)).tabs.map((t) => t.id));
+        const l = await lib.rpc(page, 'layout.newTab', {});
+        const tab = l.tabs.find((t) => !before.has(t.id));
+        queue.length = 0;
+        queue.push({ id: treePanes(tab.root)[0], depth: 0 });
+        inTab = 1;
+      } else {
+        const p = queue.shift();
+        const id = await split(p.id, p.depth % 2 ? 'column' : 'row');
+        queue.push({ id: p.id, depth: p.depth + 1 }, { id, depth: p.depth + 1 });
+        inTab++;
+      }
+      if ((await total()) === 10) {
+        await waitReady(page, { timeoutMs: 60000 });
+        out.memory.push(await mem('10 panes'));
+      }
+    }
+    await waitReady(page, { timeoutMs: 120000 });
+    // Back to the first tab (the streaming pane's), every shell at its prompt.
+    await lib.rpc(page, 'layout.activateTab', { tabId: firstTab });
+    const all = (await layout(page)).tabs.flatMap((t) => treePanes(t.root));
+    for (const p of all) await waitForPrompt(page, p, { timeoutMs: 30000 });
+    out.memory.push(await mem(`${PANES} panes`));
+    out.idleN = await cpu(`${PANES} panes, idle`);
+    await stream(true);
+    out.streamN = await cpu(`${PANES} panes, one streaming`, first);
+    await stream(false);
+    out.panes = all.length;
+    return out;
+  } finally {
+    await b.close().catch(() => {});
+    await cleanup({ server, home, label: 'bench-panes' });
+  }
+}
+
 // ---- idle CPU ------------------------------------------------------------------------------
 async function benchIdle(server, page) {
   while ((await layout(page)).tabs.length < IDLE_PANES) {
@@ -1129,9 +1332,11 @@ try {
   if (RENDERER === 'dom') u.searchParams.set('renderer', 'dom');
   if (SOCKET === 'main') u.searchParams.set('socket', 'main');
   const url = u.href;
-  let page = await openPage(browser, url, { initScript: latencyInitScript });
-  const [pane] = await paneIds(page);
-  await waitForPrompt(page, pane);
+  // The many-panes section has a server and a browser of its own.
+  const mainPage = [...ONLY].some((x) => x !== 'panes');
+  let page = mainPage ? await openPage(browser, url, { initScript: latencyInitScript }) : null;
+  const [pane] = mainPage ? await paneIds(page) : [];
+  if (mainPage) await waitForPrompt(page, pane);
   if (ONLY.has('throughput')) {
     results.throughput = await timed('throughput', () => benchThroughput(browser, server, page, pane, data));
     results.throughput.rawWebSocket = raw;
@@ -1147,6 +1352,7 @@ try {
   if (ONLY.has('loaded') || ONLY.has('ctrlc')) Object.assign(results, await timed('under load', () => benchUnderLoad(server, page, pane, results.latency)));
   if (ONLY.has('integrity')) results.integrity = await timed('integrity', () => benchIntegrity(server, page, pane));
   if (ONLY.has('idle')) results.idle = await timed('idle', () => benchIdle(server, page));
+  if (ONLY.has('panes')) results.panes = await timed('many panes', () => benchPanes(url));
 } finally {
   await browser?.close().catch(() => {});
   await cleanup({ server, home, label: 'bench' });
@@ -1239,6 +1445,25 @@ const id = results.idle;
 if (id) {
   rows.push([`idle CPU, ${id.panes} panes, ${id.seconds} s: serve`, `${id.servePct.toFixed(2)} %`, runsOf(id.runs, (x) => x.serve.toFixed(2))]);
   rows.push(['idle CPU: pty daemon', `${id.daemonPct.toFixed(2)} %`, runsOf(id.runs, (x) => x.daemon.toFixed(2))]);
+}
+const pn = results.panes;
+if (pn) {
+  const pc = (x) => `${x.toFixed(1)} %`;
+  const r1 = pn.stream1.renderer + pn.stream1.gpu, rN = pn.streamN.renderer + pn.streamN.gpu;
+  rows.push([`many panes: renderer + GPU CPU, 1 pane printing ${pn.rateKBs} KB/s`, pc(r1), `renderer ${pc(pn.stream1.renderer)}, gpu ${pc(pn.stream1.gpu)}; ${(pn.stream1.rate / 1000).toFixed(0)} KB/s rendered`]);
+  rows.push([`  the same with ${pn.panes} panes open (it alone in its tab, the others ${pn.perTab} per tab)`, pc(rN), `${pn.panes} panes / 1 pane ${(rN / r1).toFixed(2)} (target ≈ 1); renderer ${pc(pn.streamN.renderer)}, gpu ${pc(pn.streamN.gpu)}; ${(pn.streamN.rate / 1000).toFixed(0)} KB/s rendered`]);
+  rows.push([`  renderer + GPU CPU idle: 1 pane / ${pn.panes} panes`, `${pc(pn.idle1.renderer + pn.idle1.gpu)} / ${pc(pn.idleN.renderer + pn.idleN.gpu)}`, `serve ${pc(pn.idle1.serve)} / ${pc(pn.idleN.serve)}, daemon ${pc(pn.idle1.daemon)} / ${pc(pn.idleN.daemon)}`]);
+  rows.push([`  serve + daemon CPU while one prints: 1 pane / ${pn.panes} panes`, `${pc(pn.stream1.serve + pn.stream1.daemon)} / ${pc(pn.streamN.serve + pn.streamN.daemon)}`, '']);
+  const [m1, ...ms] = pn.memory;
+  const mi = (k) => (k / 1024).toFixed(1);
+  for (const m of ms) {
+    const per = (k) => ((m[k] - m1[k]) / 1024 / (m.panes - m1.panes)).toFixed(2);
+    rows.push([
+      `many panes: memory per extra pane, 1 → ${m.panes} panes`,
+      `${per('browserPssKiB')} MiB`,
+      `browser PSS ${mi(m1.browserPssKiB)} → ${mi(m.browserPssKiB)} MiB (target ≤ 3 MiB per pane, with serve and daemon); JS heap ${per('heapKiB')}, serve RSS ${per('serveRssKiB')}, daemon RSS ${per('daemonRssKiB')} MiB per pane`,
+    ]);
+  }
 }
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));

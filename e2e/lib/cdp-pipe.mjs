@@ -147,6 +147,8 @@ function pipePage(ctx, call, once, viewport) {
     errors: [],
     on() {}, // console and page errors are not collected here
     context: () => ctx,
+    /** A raw CDP call in this page's session (e.g. HeapProfiler.collectGarbage). */
+    cdp: call,
     viewportSize: () => ({ ...viewport }),
     goto: (url) => load(() => call('Page.navigate', { url })),
     reload: () => load(() => call('Page.reload')),

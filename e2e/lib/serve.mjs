@@ -35,14 +35,15 @@ export function makeHome() {
  * fragment, docs/security.md). label names the log file in $ARTIFACTS/e2e-logs.
  * listen: another address (the same port again, so an open page reconnects); env: more
  * environment for serve and the shells it starts; tokenFile: `--token-file` (tokens are per
- * launch; an open page reconnects to a restarted serve only with a pinned one).
+ * launch; an open page reconnects to a restarted serve only with a pinned one); bin: another
+ * build than REPRISE_BIN.
  */
-export async function startServe({ home = makeHome(), label = 'serve', timeoutMs = 20000, listen = '127.0.0.1:0', env: extraEnv = {}, tokenFile } = {}) {
-  if (!existsSync(REPRISE_BIN)) throw new Error(`REPRISE_BIN ${REPRISE_BIN} does not exist (run make build)`);
+export async function startServe({ home = makeHome(), label = 'serve', timeoutMs = 20000, listen = '127.0.0.1:0', env: extraEnv = {}, tokenFile, bin = REPRISE_BIN } = {}) {
+  if (!existsSync(bin)) throw new Error(`REPRISE_BIN ${bin} does not exist (run make build)`);
   const log = createWriteStream(artifactPath('e2e-logs', `${label}.serve.log`), { flags: 'a' });
   const env = { ...process.env, REPRISE_HOME: home, SHELL: '/bin/bash', ...extraEnv };
   const args = ['serve', '--listen', listen, ...(tokenFile ? ['--token-file', tokenFile] : [])];
-  const proc = spawn(REPRISE_BIN, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let exited = null;
   const exitPromise = new Promise((resolve) => {
