@@ -374,3 +374,36 @@ func (s *Subscription) Unsubscribe(ctx context.Context) error {
 	_, err := s.c.call(ctx, &ptyproto.Header{Type: ptyproto.TUnsubscribe, Session: s.id}, nil)
 	return err
 }
+
+// Facts is what a daemon tells about its machine.
+type Facts = ptyproto.Facts
+
+// PathStat is one path's answer in Facts.
+type PathStat = ptyproto.PathStat
+
+// Cwds reports the current directory of each live session on the daemon's
+// machine (with id: that session only).
+func (c *Client) Cwds(ctx context.Context, id string) (map[string]string, error) {
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TCwd, Session: id}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return f.Header.Cwds, nil
+}
+
+// Facts asks the daemon about its machine: with login, the user's login
+// shell and environment; for each of paths, whether it exists (stat only).
+// At most ptyproto.MaxFactPaths paths per call.
+func (c *Client) Facts(ctx context.Context, login bool, paths []string) (*Facts, error) {
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Login: login, Paths: paths}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if f.Header.Facts == nil {
+		return nil, errors.New("facts: daemon sent no answer")
+	}
+	if len(f.Header.Facts.Paths) != len(paths) {
+		return nil, fmt.Errorf("facts: daemon answered %d of %d paths", len(f.Header.Facts.Paths), len(paths))
+	}
+	return f.Header.Facts, nil
+}

@@ -1,6 +1,7 @@
 package ptyd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -24,6 +25,7 @@ type client struct {
 	inList map[*sub]bool // subs already queued in ready
 	subs   map[*sub]bool
 	closed bool
+	facts  int // facts requests in flight
 }
 
 type ctrlFrame struct {
@@ -151,6 +153,32 @@ func (c *client) handle(f *ptyproto.Frame) {
 		c.reply(h.Req, &ptyproto.Header{Type: ptyproto.TOpened, Session: h.Session, Info: &info}, err)
 	case ptyproto.TList:
 		c.reply(h.Req, &ptyproto.Header{Type: ptyproto.TList, Sessions: s.list()}, nil)
+	case ptyproto.TCwd:
+		cwds, err := s.cwds(h.Session)
+		c.reply(h.Req, &ptyproto.Header{Type: ptyproto.TCwd, Cwds: cwds}, err)
+	case ptyproto.TFacts:
+		c.mu.Lock()
+		busy := c.facts >= maxFactsInFlight
+		if !busy {
+			c.facts++
+		}
+		c.mu.Unlock()
+		if busy {
+			c.reply(h.Req, nil, fmt.Errorf("facts: %d requests already running on this connection", maxFactsInFlight))
+			return
+		}
+		req, login, paths := h.Req, h.Login, h.Paths
+		go func() {
+			defer func() {
+				c.mu.Lock()
+				c.facts--
+				c.mu.Unlock()
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), factsTimeout)
+			defer cancel()
+			f, err := s.facts(ctx, login, paths)
+			c.reply(req, &ptyproto.Header{Type: ptyproto.TFacts, Facts: f}, err)
+		}()
 	case ptyproto.TInput:
 		// Input has no reply: keystrokes are fire-and-forget and ordered by
 		// the connection. Input for a vanished session is dropped.

@@ -51,6 +51,22 @@ const (
 	TAck         = "ack"         // c→d {session, bytes}: output bytes consumed
 	TExit        = "exit"        // d→c {session, info}: a session's process ended
 	TPing        = "ping"        // c→d {req} → TOK
+	// TCwd asks where each live session is now: c→d {req, s?} → d→c {req,
+	// cwds}. The directory is the foreground process's (the shell's when
+	// nothing else runs in front), read from the daemon machine's /proc.
+	TCwd = "cwd"
+	// TFacts asks about the daemon's machine: c→d {req, login?, paths?} →
+	// d→c {req, facts}. login: the user's login shell and the environment
+	// a login shell there starts with; paths: whether each exists (stat
+	// only, never opened). docs/wire.md "Daemon facts".
+	TFacts = "facts"
+)
+
+// Limits of a facts request: what one request may ask, so a hostile or
+// buggy peer cannot make the daemon stat without end.
+const (
+	MaxFactPaths   = 256
+	MaxFactPathLen = 4096
 )
 
 // Header is the JSON part of a frame. One struct for all frame types keeps
@@ -88,6 +104,39 @@ type Header struct {
 
 	Info     *SessionInfo  `json:"info,omitempty"`
 	Sessions []SessionInfo `json:"sessions,omitempty"`
+
+	// Cwds, on a cwd reply: session id → its current directory.
+	Cwds map[string]string `json:"cwds,omitempty"`
+	// Login and Paths, on a facts request; Facts on its reply.
+	Login bool     `json:"login,omitempty"`
+	Paths []string `json:"paths,omitempty"`
+	Facts *Facts   `json:"facts,omitempty"`
+}
+
+// Facts is what the daemon tells about its machine (TFacts).
+type Facts struct {
+	Home string `json:"home,omitempty"` // the daemon user's home directory
+	// Shell and Env, when asked (login): the user's login shell (from the
+	// password database) and the environment a login shell starts with
+	// (KEY=VALUE). EnvErr says why Env is empty.
+	Shell  string     `json:"shell,omitempty"`
+	Env    []string   `json:"env,omitempty"`
+	EnvErr string     `json:"envErr,omitempty"`
+	Paths  []PathStat `json:"paths,omitempty"` // one per requested path, in order
+}
+
+// PathStat is one path of a facts request, as stat(2) sees it (symlinks
+// followed).
+type PathStat struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists,omitempty"`
+	// Kind: "file", "dir" or "other" (a FIFO, socket or device).
+	Kind string `json:"kind,omitempty"`
+	Size int64  `json:"size,omitempty"`
+	Exec bool   `json:"exec,omitempty"` // a file with an execute bit
+	// Err: why the answer is not known (not absolute, permission denied);
+	// empty when the path simply does not exist.
+	Err string `json:"err,omitempty"`
 }
 
 // SessionInfo describes one pty session.

@@ -1,0 +1,254 @@
+package ptyd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+)
+
+// The daemon answers for its machine what the host used to read from its
+// own disk and /proc: where each session is now, the login shell and
+// environment, whether paths exist. On a remote host those are the remote
+// machine's answers, which the host cannot read any other way.
+
+// factsTimeout bounds one facts request: a login profile that waits, a
+// stat on a hung network mount. The requester gets one error line.
+const factsTimeout = 5 * time.Second
+
+// maxFactsInFlight bounds the facts requests one client may have running
+// (each may hold a goroutine on a stuck stat until the kernel returns).
+const maxFactsInFlight = 4
+
+// loginEnvLimit bounds the output of the login shell's `env -0`.
+const loginEnvLimit = 1 << 20
+
+// cwds reports the current directory of every live session (or of the one
+// named, with an error if there is none such).
+func (s *Server) cwds(id string) (map[string]string, error) {
+	var all []*session
+	if id != "" {
+		ss, err := s.session(id)
+		if err != nil {
+			return nil, fmt.Errorf("cwd: %w", err)
+		}
+		all = []*session{ss}
+	} else {
+		s.mu.Lock()
+		for _, ss := range s.sessions {
+			all = append(all, ss)
+		}
+		s.mu.Unlock()
+	}
+	out := make(map[string]string, len(all))
+	for _, ss := range all {
+		if d, ok := ss.currentCwd(); ok {
+			out[ss.id] = d
+		}
+	}
+	return out, nil
+}
+
+// currentCwd is the directory of the terminal's foreground process (the
+// program in front, or the shell itself), from /proc; where the session
+// started if /proc cannot tell. ok is false for an exited session.
+func (ss *session) currentCwd() (string, bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.exited || ss.ptmx == nil {
+		return "", false
+	}
+	pgrp := 0
+	if rc, err := ss.ptmx.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { pgrp, _ = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP) })
+	}
+	for _, pid := range []int{pgrp, ss.pid} {
+		if pid <= 0 {
+			continue
+		}
+		if d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil && filepath.IsAbs(d) {
+			return d, true
+		}
+	}
+	return ss.cwd, true
+}
+
+// facts answers a facts request. It runs off the client's reader, so a
+// slow answer holds back nothing else on the connection.
+func (s *Server) facts(ctx context.Context, login bool, paths []string) (*ptyproto.Facts, error) {
+	if len(paths) > ptyproto.MaxFactPaths {
+		return nil, fmt.Errorf("facts: %d paths asked, at most %d per request", len(paths), ptyproto.MaxFactPaths)
+	}
+	for _, p := range paths {
+		if len(p) > ptyproto.MaxFactPathLen {
+			return nil, fmt.Errorf("facts: a path of %d bytes, at most %d", len(p), ptyproto.MaxFactPathLen)
+		}
+	}
+	f := &ptyproto.Facts{}
+	f.Home, _ = os.UserHomeDir()
+	if login {
+		f.Shell = loginShell(ctx)
+		env, err := loginEnv(ctx, f.Shell, f.Home)
+		if err != nil {
+			f.EnvErr = err.Error()
+			s.log.Warn("login environment", "shell", f.Shell, "err", err)
+		}
+		f.Env = env
+	}
+	// Each stat may block (a hung mount); the request's deadline still
+	// answers, naming the path that did not return.
+	type result struct {
+		stats []ptyproto.PathStat
+	}
+	done := make(chan result, 1)
+	cur := make(chan string, len(paths)+1)
+	go func() {
+		out := make([]ptyproto.PathStat, 0, len(paths))
+		for _, p := range paths {
+			cur <- p
+			out = append(out, statPath(p))
+		}
+		done <- result{out}
+	}()
+	select {
+	case r := <-done:
+		f.Paths = r.stats
+		return f, nil
+	case <-ctx.Done():
+		last := ""
+		for len(cur) > 0 {
+			last = <-cur
+		}
+		return nil, fmt.Errorf("facts: no answer within %s (stat %q did not return)", factsTimeout, last)
+	}
+}
+
+// statPath is one path's answer: stat only — a FIFO or device is named,
+// never opened, so asking about it cannot block on a reader.
+func statPath(p string) ptyproto.PathStat {
+	r := ptyproto.PathStat{Path: p}
+	switch {
+	case p == "" || !filepath.IsAbs(p):
+		r.Err = "not an absolute path"
+		return r
+	case strings.ContainsRune(p, 0):
+		r.Err = "path contains a NUL byte"
+		return r
+	}
+	st, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return r
+	case err != nil:
+		r.Err = strings.TrimPrefix(err.Error(), "stat "+p+": ")
+		return r
+	}
+	r.Exists, r.Size = true, st.Size()
+	switch {
+	case st.Mode().IsRegular():
+		r.Kind, r.Exec = "file", st.Mode()&0o111 != 0
+	case st.IsDir():
+		r.Kind, r.Size = "dir", 0
+	default:
+		r.Kind, r.Size = "other", 0
+	}
+	return r
+}
+
+// loginShell is the user's shell from the password database (getent covers
+// NSS: LDAP, sssd), then /etc/passwd, then $SHELL, then /bin/sh.
+func loginShell(ctx context.Context) string {
+	uid := strconv.Itoa(os.Getuid())
+	if out, err := exec.CommandContext(ctx, "getent", "passwd", uid).Output(); err == nil {
+		if sh := passwdShell(string(out), uid); sh != "" {
+			return sh
+		}
+	}
+	if b, err := os.ReadFile("/etc/passwd"); err == nil {
+		if sh := passwdShell(string(b), uid); sh != "" {
+			return sh
+		}
+	}
+	if sh := os.Getenv("SHELL"); filepath.IsAbs(sh) {
+		return sh
+	}
+	return "/bin/sh"
+}
+
+func passwdShell(db, uid string) string {
+	sc := bufio.NewScanner(strings.NewReader(db))
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), ":")
+		if len(f) >= 7 && f[2] == uid && filepath.IsAbs(f[6]) {
+			return f[6]
+		}
+	}
+	return ""
+}
+
+// loginEnv is the environment a login shell starts with: `shell -l -c
+// 'env -0'`, in the home directory, with no terminal (its own session, stdin
+// /dev/null) and bounded in time and output, so a profile that asks a
+// question fails the request instead of hanging it.
+func loginEnv(ctx context.Context, shell, home string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, shell, "-l", "-c", "env -0")
+	cmd.Dir = home
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	lw := &limitWriter{w: &out, n: loginEnvLimit}
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = lw, &limitWriter{w: &errb, n: 4096}
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s -l did not finish within %s", shell, factsTimeout)
+		}
+		if line := strings.TrimSpace(errb.String()); line != "" {
+			if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+				line = line[i+1:]
+			}
+			return nil, fmt.Errorf("%s -l: %s: %w", shell, line, err)
+		}
+		return nil, fmt.Errorf("%s -l: %w", shell, err)
+	}
+	if lw.over {
+		return nil, fmt.Errorf("%s -l: environment over %d bytes", shell, loginEnvLimit)
+	}
+	var env []string
+	for _, kv := range strings.Split(out.String(), "\x00") {
+		if strings.Contains(kv, "=") {
+			env = append(env, kv)
+		}
+	}
+	return env, nil
+}
+
+type limitWriter struct {
+	w    *bytes.Buffer
+	n    int
+	over bool
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); len(p) > room {
+		l.over = true
+		if room > 0 {
+			l.w.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return l.w.Write(p)
+}

@@ -1,0 +1,158 @@
+package ptyd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+)
+
+// The cwd request reports where a session is now: after the shell cd's,
+// and the foreground program's directory while one runs in front.
+func TestCwdFollowsShellAndForegroundProgram(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	info := open(t, c, "t_cwd", "/bin/sh")
+	o := subscribe(t, c, "t_cwd")
+	ctx := context.Background()
+	cwdOf := func() string {
+		t.Helper()
+		m, err := c.Cwds(ctx, "t_cwd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m["t_cwd"]
+	}
+	if got := cwdOf(); got != info.Cwd {
+		t.Fatalf("cwd at start = %q, want %q", got, info.Cwd)
+	}
+	moved := t.TempDir()
+	c.Input("t_cwd", []byte("cd '"+moved+"' && echo moved-ok\n"))
+	o.waitFor(t, "moved-ok")
+	if got := cwdOf(); got != moved {
+		t.Fatalf("cwd after cd = %q, want %q", got, moved)
+	}
+	// A program in front, in a directory of its own: the pane is there.
+	front := t.TempDir()
+	c.Input("t_cwd", []byte("(cd '"+front+"' && echo front-ok && exec sleep 30)\n"))
+	o.waitFor(t, "front-ok")
+	deadline := time.Now().Add(5 * time.Second)
+	for cwdOf() != front {
+		if time.Now().After(deadline) {
+			t.Fatalf("cwd with a foreground program = %q, want %q", cwdOf(), front)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// All sessions at once; an unknown one is an error line.
+	all, err := c.Cwds(ctx, "")
+	if err != nil || all["t_cwd"] != front {
+		t.Fatalf("all cwds = %v, %v", all, err)
+	}
+	if _, err := c.Cwds(ctx, "t_nope"); err == nil || !strings.Contains(err.Error(), `no session "t_nope"`) {
+		t.Fatalf("unknown session: %v", err)
+	}
+}
+
+// Facts: the login shell and the environment a login shell starts with,
+// and stat-only answers about paths — a FIFO is named, never opened (an
+// open would block for a writer), and an oversized request is one error.
+func TestFactsLoginAndPaths(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(file, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o700)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{file, dir, fifo, filepath.Join(dir, "missing"), filepath.Join(file, "under-a-file"), "relative/x", empty}
+	done := make(chan struct{})
+	var f *ptyclient.Facts
+	var err error
+	go func() {
+		defer close(done)
+		f, err = c.Facts(ctx, true, paths)
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("facts did not answer (a FIFO opened?)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ptyproto.PathStat{
+		{Path: file, Exists: true, Kind: "file", Size: 3},
+		{Path: dir, Exists: true, Kind: "dir"},
+		{Path: fifo, Exists: true, Kind: "other"},
+		{Path: filepath.Join(dir, "missing")},
+		{Path: filepath.Join(file, "under-a-file")},
+		{Path: "relative/x", Err: "not an absolute path"},
+		{Path: empty, Exists: true, Kind: "file", Exec: true},
+	}
+	for i, w := range want {
+		if f.Paths[i] != w {
+			t.Errorf("path %d: got %+v, want %+v", i, f.Paths[i], w)
+		}
+	}
+	home, _ := os.UserHomeDir()
+	if f.Home != home {
+		t.Errorf("home = %q, want %q", f.Home, home)
+	}
+	if !filepath.IsAbs(f.Shell) {
+		t.Errorf("login shell = %q", f.Shell)
+	}
+	hasHome := false
+	for _, kv := range f.Env {
+		hasHome = hasHome || kv == "HOME="+home
+	}
+	if !hasHome || f.EnvErr != "" {
+		t.Errorf("login env without HOME=%s (err %q): %d vars", home, f.EnvErr, len(f.Env))
+	}
+
+	// Bounded: too many paths, or one too long, is refused whole.
+	many := make([]string, ptyproto.MaxFactPaths+1)
+	for i := range many {
+		many[i] = "/tmp"
+	}
+	if _, err := c.Facts(ctx, false, many); err == nil || !strings.Contains(err.Error(), "at most 256") {
+		t.Fatalf("too many paths: %v", err)
+	}
+	if _, err := c.Facts(ctx, false, []string{"/" + strings.Repeat("a", ptyproto.MaxFactPathLen)}); err == nil || !strings.Contains(err.Error(), "at most 4096") {
+		t.Fatalf("too long a path: %v", err)
+	}
+	// The connection is still good after the refusals.
+	if err := c.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A login profile that never finishes fails within the request's bound,
+// with one line, instead of hanging the request.
+func TestFactsLoginShellThatHangs(t *testing.T) {
+	dir := t.TempDir()
+	sh := filepath.Join(dir, "hangsh")
+	os.WriteFile(sh, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := loginEnv(ctx, sh, dir)
+	if err == nil || !strings.Contains(err.Error(), "did not finish") {
+		t.Fatalf("hanging login shell: %v", err)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Fatalf("took %s", d)
+	}
+}
