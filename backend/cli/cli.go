@@ -204,7 +204,8 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 		Args:  noArgs,
 		RunE:  runE(func(cmd *cobra.Command, args []string) error { return runPtyd(home, env) }),
 	}
-	ptydCmd.AddCommand(&cobra.Command{
+	var noStart bool
+	connectCmd := &cobra.Command{
 		Use:   "connect",
 		Short: "Relay the pty daemon protocol between stdin/stdout and this home's daemon, starting it detached (what a remote host runs over ssh)",
 		Args:  noArgs,
@@ -217,9 +218,11 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 			if err != nil {
 				return fmt.Errorf("find own executable: %w", err)
 			}
-			return ptyclient.Bridge(context.Background(), h, exe, os.Stdin, env.Stdout)
+			return ptyclient.Bridge(context.Background(), h, exe, noStart, os.Stdin, env.Stdout)
 		}),
-	})
+	}
+	connectCmd.Flags().BoolVar(&noStart, "no-start", false, "only connect to a running daemon; never start one")
+	ptydCmd.AddCommand(connectCmd)
 	root.AddCommand(ptydCmd)
 	inboxCmd := &cobra.Command{
 		Use:   "inbox",

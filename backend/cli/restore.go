@@ -50,7 +50,7 @@ func runRestoreCheck(homeFlag string, asJSON bool, env Env) error {
 		fmt.Fprintf(env.Stdout, "No Reprise state in %s: %s\n", home.Dir, host.Summary(fcs))
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	st, err := store.Open(ctx, home.DB(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -70,6 +70,11 @@ func runRestoreCheck(homeFlag string, asJSON bool, env Env) error {
 		}
 		c.Close()
 	}
+	// Panes on remote hosts: each host's own daemon answers (never started
+	// here); one that cannot be reached within the bound says so per pane.
+	remotes, closeRemotes := host.ForecastRemotes(ctx, st, home.Dir, 25*time.Second)
+	defer closeRemotes()
+	fe.Remote = remotes
 	fcs, err := host.Forecast(ctx, st, fe)
 	if err != nil {
 		return err
@@ -81,13 +86,13 @@ func runRestoreCheck(homeFlag string, asJSON bool, env Env) error {
 		fmt.Fprintln(env.Stdout, "The pty daemon is not running: every pane restarts.")
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ACTION\tPANE\tAGENT\tSESSION\tDETAIL")
+	fmt.Fprintln(tw, "ACTION\tPANE\tHOST\tAGENT\tSESSION\tDETAIL")
 	for _, f := range fcs {
 		detail := f.Reason
 		if len(f.Argv) > 0 {
 			detail += " — argv: " + shellquote.Join(f.Argv)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", f.Action, f.PaneID, dash(f.AgentLabel), dash(f.SessionID), detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", f.Action, f.PaneID, dash(f.Host), dash(f.AgentLabel), dash(f.SessionID), detail)
 	}
 	tw.Flush()
 	fmt.Fprintln(env.Stdout, host.Summary(fcs))

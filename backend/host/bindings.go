@@ -99,24 +99,36 @@ func (h *Host) candidateOr(ctx context.Context, b bindings.Binding) (ok bool, wh
 	if !bindings.Candidate(&b, can) {
 		return false, "", ""
 	}
-	if h.hostOf(ctx, b.TerminalID) != "" {
-		// The transcript and the directory are on the remote; this slice
-		// does not ask it (docs/remote.md), and a resume that finds no
-		// conversation says so in its pane.
-		return true, "", ""
-	}
 	stored, _ := h.store.Transcript(ctx, b.TerminalID)
 	cwd := h.bindingCwd(ctx, b)
-	saved, known, path := transcriptCheck(h.cfg.BaseEnv, b.AgentID, b.SessionID, cwd, stored)
-	if known && !saved {
-		return false, fmt.Sprintf("%s saved no conversation for this session (%s), so there is nothing to resume.", label, path), ""
-	}
-	if cwd != "" && !dirExists(cwd) {
-		// The relaunch would fail with "No such directory": never offer it.
-		if recreateRestores(b.AgentID) && known && saved {
-			return false, fmt.Sprintf("The folder %s is gone. Recreating the empty folder and resuming %s there brings the conversation back, but not the files that were in it.", cwd, label), cwd
+	where := ""
+	var m machine = localMachine{h.cfg.BaseEnv}
+	if name := h.hostOf(ctx, b.TerminalID); name != "" {
+		// The transcript and the directory are on the remote: its daemon
+		// answers. A host that cannot be asked now keeps the offer (the
+		// resume itself says what it finds there).
+		rm, err := h.remoteMachineFor(ctx, name)
+		if err == nil {
+			err = rm.prepare(ctx, "", b.AgentID, b.SessionID, cwd, stored)
 		}
-		return false, fmt.Sprintf("The folder %s is gone, so %s can't be resumed there.", cwd, label), ""
+		if err != nil {
+			h.log.Debug("resume check on remote host", "host", name, "terminal", b.TerminalID, "err", err)
+			return true, "", ""
+		}
+		m, where = rm, onHost(name)
+	}
+	saved, known, path := m.transcript(b.AgentID, b.SessionID, cwd, stored)
+	if known && !saved {
+		return false, fmt.Sprintf("%s saved no conversation for this session (%s%s), so there is nothing to resume.", label, path, where), ""
+	}
+	if cwd != "" && !m.isDir(cwd) {
+		// The relaunch would fail with "No such directory": never offer it.
+		// (Recreating is offered on this machine only: ResumeWith makes the
+		// folder here.)
+		if recreateRestores(b.AgentID) && known && saved && where == "" {
+			return false, fmt.Sprintf("The folder %s%s is gone. Recreating the empty folder and resuming %s there brings the conversation back, but not the files that were in it.", cwd, where, label), cwd
+		}
+		return false, fmt.Sprintf("The folder %s%s is gone, so %s can't be resumed there.", cwd, where, label), ""
 	}
 	return true, "", ""
 }

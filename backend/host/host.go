@@ -70,6 +70,7 @@ type Host struct {
 	// (terminal/session), guarded by mu.
 	autoResumed map[string]bool
 	restore     RestoreReport     // guarded by mu
+	forecastMu  sync.Mutex        // one forecast (or a remote host's part of it) at a time
 	resumeErr   map[string]string // terminal id → why its last resume failed; guarded by mu
 
 	viewersMu sync.Mutex

@@ -62,9 +62,14 @@ func (h *Host) NewTab(ctx context.Context, cwd string) (*api.Layout, error) {
 
 // NewTabOn is NewTab on a remote host (empty: this machine); there an
 // empty cwd is the remote user's home.
+//
+// A new tab with neither ("new tab here") opens where the focused pane is:
+// on its host, in its current directory there — on this machine, in home,
+// when that host's link is down (docs/decisions.md "New tab and split of a
+// remote pane").
 func (h *Host) NewTabOn(ctx context.Context, host, cwd string) (*api.Layout, error) {
 	if cwd == "" && host == "" {
-		cwd = h.focusedCwd(ctx)
+		host, cwd = h.focusedPlace(ctx)
 	}
 	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, host: host})
 	if err != nil {
@@ -94,11 +99,13 @@ func (h *Host) Split(ctx context.Context, paneID, direction string) (*api.Layout
 	if !ok {
 		return nil, fmt.Errorf("split: no pane %q", paneID)
 	}
-	cwd := userHome()
+	// The new shell runs beside the old one: on its host, in the directory
+	// its foreground process is in now (the daemon there reads it).
+	cwd, host := userHome(), ""
 	if old, err := h.store.GetTerminal(ctx, ref.TerminalID); err == nil {
-		cwd = currentCwd(old)
+		cwd, host = h.paneCwd(ctx, old), old.Host
 	}
-	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd})
+	t, err := h.createTerminal(ctx, newTerminal{cwd: cwd, host: host})
 	if err != nil {
 		return nil, err
 	}
@@ -240,10 +247,12 @@ func (h *Host) ResizeSplit(ctx context.Context, splitID string, sizes []float64)
 	return h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) { return layout.Resize(l, splitID, sizes) })
 }
 
-func (h *Host) focusedCwd(ctx context.Context) string {
+// focusedPlace is the host and current directory of the focused pane's
+// terminal ("": this machine), or this machine's home.
+func (h *Host) focusedPlace(ctx context.Context) (host, cwd string) {
 	l, err := h.store.LoadLayout(ctx)
 	if err != nil {
-		return userHome()
+		return "", userHome()
 	}
 	for _, tab := range l.Tabs {
 		if tab.ID != l.ActiveTabID {
@@ -251,9 +260,21 @@ func (h *Host) focusedCwd(ctx context.Context) string {
 		}
 		if ref, ok := layout.FindPane(l, tab.FocusedPaneID); ok {
 			if t, err := h.store.GetTerminal(ctx, ref.TerminalID); err == nil {
-				return currentCwd(t)
+				if t.Host != "" && h.HostStatus(t.Host).State != "up" {
+					return "", userHome() // a tab now beats one that waits for the link
+				}
+				return t.Host, h.paneCwd(ctx, t)
 			}
 		}
+	}
+	return "", userHome()
+}
+
+// focusedCwd is the focused pane's current directory when it is on this
+// machine, else this machine's home (for launches here).
+func (h *Host) focusedCwd(ctx context.Context) string {
+	if host, cwd := h.focusedPlace(ctx); host == "" {
+		return cwd
 	}
 	return userHome()
 }

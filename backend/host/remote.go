@@ -43,6 +43,13 @@ type remoteEP struct {
 	probed bool   // bootstrapped by this host process
 	relay  relayState
 	kick   chan struct{}
+	// forecasted: this host's lines of the start's restore forecast carry
+	// its daemon's answers (supervisor goroutine only).
+	forecasted bool
+	// agentEnv is the environment agents there run with (remoteAgentEnv),
+	// learned from the daemon over the link agentEnvOf.
+	agentEnv   []string
+	agentEnvOf *ptyclient.Client
 	// dialMu serialises new ssh connections to the host: two started at
 	// once with no ControlMaster running would both become masters, and
 	// the second would bypass the socket (a link nobody can see drop).
@@ -194,6 +201,9 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		if err != nil {
 			log.Warn("remote host unreachable", "err", err, "retry", delay)
 			h.setRemoteStatus(e, api.HostStatus{State: "disconnected", Message: err.Error()})
+			if !e.forecasted {
+				h.refreshRemoteForecast(h.ctx, e, nil, err.Error())
+			}
 			select {
 			case <-h.ctx.Done():
 				return
@@ -222,6 +232,12 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		case <-c.Done():
 		case <-time.After(15 * time.Second):
 			log.Warn("remote inbox relay not caught up; reconciling anyway")
+		}
+		// The start's forecast for this host's panes, before the reconcile
+		// changes anything (as the local forecast is made before the
+		// local reconcile).
+		if !e.forecasted {
+			e.forecasted = h.refreshRemoteForecast(h.ctx, e, c, "")
 		}
 		// Reconcile before anyone else may use the link: a terminal created
 		// in between would look like one the daemon lost.
@@ -329,16 +345,24 @@ func (h *Host) bootstrapRemote(ctx context.Context, e *remoteEP) error {
 	if up {
 		h.log.Info("installed reprise on remote host", "host", e.name)
 	}
-	var env []string
-	shell, home := probe.Shell, ""
+	shell := probe.Shell
 	rhome := e.target.HomeFrom(probe.Env)
-	for _, kv := range probe.Env {
+	env, home := sessionEnv(probe.Env)
+	e.mu.Lock()
+	e.env, e.shell, e.home, e.rhome, e.probed = env, shell, home, rhome, true
+	e.mu.Unlock()
+	return nil
+}
+
+// sessionEnv is the environment remote terminals start from: the ssh
+// session's (the probe's), less the variables of that connection, which
+// mean nothing to a terminal that outlives it; and its HOME ("/" if none).
+func sessionEnv(probeEnv []string) (env []string, home string) {
+	for _, kv := range probeEnv {
 		name, val, _ := strings.Cut(kv, "=")
 		if name == "HOME" {
 			home = val
 		}
-		// This connection's own variables mean nothing to a terminal that
-		// outlives it.
 		if strings.HasPrefix(name, "SSH_") || strings.HasPrefix(name, "REPRISE_") || name == "TERM" || name == "_" || name == "SHLVL" || name == "OLDPWD" || name == "PWD" {
 			continue
 		}
@@ -347,10 +371,7 @@ func (h *Host) bootstrapRemote(ctx context.Context, e *remoteEP) error {
 	if home == "" {
 		home = "/"
 	}
-	e.mu.Lock()
-	e.env, e.shell, e.home, e.rhome, e.probed = env, shell, home, rhome, true
-	e.mu.Unlock()
-	return nil
+	return env, home
 }
 
 func (h *Host) onRemoteExit(e *remoteEP, info ptyclient.SessionInfo) {

@@ -29,6 +29,9 @@ const (
 	ActionResume = "resume" // its interrupted agent will be resumed (or offered)
 	ActionFresh  = "fresh"  // a new shell, or an agent with nothing to resume (reason says why)
 	ActionCannot = "cannot" // an agent that should resume but can't (reason says why)
+	// ActionUnknown: the pane's host could not be asked (reason: "cannot
+	// reach HOST: why"); the forecast does not guess.
+	ActionUnknown = "unknown"
 )
 
 // PaneForecast is one pane's line of `reprise restore-check`.
@@ -36,7 +39,10 @@ type PaneForecast struct {
 	TabID      string   `json:"tabId"`
 	PaneID     string   `json:"paneId"`
 	TerminalID string   `json:"terminalId"`
-	Action     string   `json:"action"`
+	// Host is the remote host the pane's terminal runs on; empty for this
+	// machine. Its line is that host's daemon's answer.
+	Host   string `json:"host,omitempty"`
+	Action string `json:"action"`
 	Agent      string   `json:"agent,omitempty"`
 	AgentLabel string   `json:"agentLabel,omitempty"`
 	SessionID  string   `json:"sessionId,omitempty"`
@@ -65,6 +71,37 @@ type ForecastEnv struct {
 	// forecast made while no host runs (restore-check) applies them too —
 	// in memory, changing nothing.
 	Pending []HookRecord
+	// Remote is what each remote host's daemon answered, by host name. A
+	// pane on a host missing here, or with Err set, is ActionUnknown.
+	Remote map[string]*RemoteForecast
+}
+
+// RemoteForecast is one remote host as a forecast sees it.
+type RemoteForecast struct {
+	Err      string // why the host could not be asked
+	Sessions []ptyclient.SessionInfo
+	// Home is the remote Reprise home (where a resumed Claude's settings
+	// file is); empty: this machine's.
+	Home string
+	m    machine
+}
+
+// NewRemoteForecast asks a remote daemon what a forecast needs: its
+// sessions and its login environment (sshEnv: the ssh session's, from the
+// probe). Later questions (paths) go over c too. An error is the host's
+// reason in every line.
+func NewRemoteForecast(ctx context.Context, name, rhome string, c *ptyclient.Client, sshEnv []string) *RemoteForecast {
+	lctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
+	list, err := c.List(lctx)
+	cancel()
+	if err != nil {
+		return &RemoteForecast{Err: err.Error()}
+	}
+	env, err := machineEnv(ctx, c, sshEnv)
+	if err != nil {
+		return &RemoteForecast{Err: err.Error()}
+	}
+	return &RemoteForecast{Sessions: list, Home: rhome, m: newRemoteMachine(name, env, c)}
 }
 
 // forecastBindings answers "what will this terminal's binding be once the
@@ -273,7 +310,31 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 			out = append(out, f)
 			continue
 		}
-		f.Cwd = t.Cwd
+		f.Cwd, f.Host = t.Cwd, t.Host
+		var m machine = localMachine{fe.Env}
+		home := fe.HomeDir
+		daemonUp, isAlive := fe.DaemonUp, alive[t.ID]
+		if t.Host != "" {
+			rf := fe.Remote[t.Host]
+			if rf == nil || rf.Err != "" {
+				why := "not asked"
+				if rf != nil {
+					why = rf.Err
+				}
+				f.Action, f.Reason = ActionUnknown, unreachable(t.Host, why)
+				out = append(out, f)
+				continue
+			}
+			m, daemonUp, isAlive = rf.m, true, false
+			if rf.Home != "" {
+				home = rf.Home
+			}
+			for _, s := range rf.Sessions {
+				if s.ID == t.ID {
+					isAlive = s.Alive
+				}
+			}
+		}
 		b, transcript, berr := fb.get(ctx, t.ID)
 		if berr != nil && t.RestoredFrom != "" {
 			b, transcript, berr = fb.get(ctx, t.RestoredFrom) // a cold-respawned pane keeps its old agent's candidate
@@ -286,7 +347,7 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 				f.AgentLabel = c.Label
 			}
 		}
-		if fe.DaemonUp && alive[t.ID] {
+		if daemonUp && isAlive {
 			f.Action = ActionAttach
 			f.Reason = "running; reattaches with its scrollback"
 			if hasAgent && b.EndReason == bindings.Live {
@@ -312,7 +373,7 @@ func Forecast(ctx context.Context, st *store.Store, fe ForecastEnv) ([]PaneForec
 			out = append(out, f)
 			continue
 		}
-		forecastAgent(ctx, lk, fe, b, transcript, &f)
+		forecastAgent(ctx, lk, home, m, b, transcript, &f)
 		out = append(out, f)
 	}
 	return out, nil
@@ -350,7 +411,7 @@ func (lk *forecastLookups) continueAfterRestart(ctx context.Context) bool {
 	return lk.cont == "true"
 }
 
-func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b bindings.Binding, stored string, f *PaneForecast) {
+func forecastAgent(ctx context.Context, lk *forecastLookups, home string, m machine, b bindings.Binding, stored string, f *PaneForecast) {
 	cwd := b.Cwd
 	if cwd == "" {
 		cwd = f.Cwd
@@ -379,14 +440,19 @@ func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b b
 		f.Action, f.Reason = ActionCannot, "resume args empty: "+c.Label+" can't resume by id"
 		return
 	}
-	if _, ok := lookPathIn(fe.Env, c.Command); !ok {
-		f.Action, f.Reason = ActionCannot, c.Command+" not found"
+	if err := m.prepare(ctx, c.Command, b.AgentID, b.SessionID, cwd, stored); err != nil {
+		f.Action, f.Reason = ActionUnknown, unreachable(f.Host, err.Error())
 		return
 	}
-	bin, _ := lookPathIn(fe.Env, c.Command)
-	saved, known, tp := transcriptCheck(fe.Env, b.AgentID, b.SessionID, cwd, stored)
-	if !dirExists(cwd) {
-		f.Action, f.Reason = ActionCannot, "cwd gone: "+cwd
+	bin, ok := m.lookPath(c.Command)
+	if !ok {
+		f.Action, f.Reason = ActionCannot, c.Command+" not found"
+		f.Reason += onHost(f.Host)
+		return
+	}
+	saved, known, tp := m.transcript(b.AgentID, b.SessionID, cwd, stored)
+	if !m.isDir(cwd) {
+		f.Action, f.Reason = ActionCannot, "cwd gone: "+cwd+onHost(f.Host)
 		if recreateRestores(b.AgentID) && known && saved {
 			f.Reason += " (the pane offers to recreate the folder and resume: the conversation comes back, the files don't)"
 		}
@@ -394,10 +460,10 @@ func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b b
 	}
 	f.Transcript = tp
 	if known && !saved {
-		f.Action, f.Reason = ActionCannot, "transcript missing: "+tp
+		f.Action, f.Reason = ActionCannot, "transcript missing: "+tp+onHost(f.Host)
 		return
 	}
-	l, err := catalog.Build(launchConfig(c, fe.HomeDir), catalog.LaunchRequest{ResumeSessionID: b.SessionID})
+	l, err := catalog.Build(launchConfig(c, home), catalog.LaunchRequest{ResumeSessionID: b.SessionID})
 	if err != nil {
 		f.Action, f.Reason = ActionCannot, err.Error()
 		return
@@ -420,7 +486,7 @@ func forecastAgent(ctx context.Context, lk *forecastLookups, fe ForecastEnv, b b
 // Resume button, the default) are "will offer Resume", so the line never promises what waits
 // for a click.
 func Summary(fs []PaneForecast) string {
-	var resume, offer, fresh, attach int
+	var resume, offer, fresh, attach, unknown int
 	var cannot []string
 	for _, f := range fs {
 		switch f.Action {
@@ -436,6 +502,8 @@ func Summary(fs []PaneForecast) string {
 			attach++
 		case ActionCannot:
 			cannot = append(cannot, f.Reason)
+		case ActionUnknown:
+			unknown++
 		}
 	}
 	var parts []string
@@ -454,6 +522,9 @@ func Summary(fs []PaneForecast) string {
 	if len(cannot) > 0 {
 		parts = append(parts, fmt.Sprintf("%d can't: %s", len(cannot), strings.Join(cannot, "; ")))
 	}
+	if unknown > 0 {
+		parts = append(parts, fmt.Sprintf("%d unknown", unknown))
+	}
 	if len(parts) == 0 {
 		return "nothing to restore"
 	}
@@ -468,9 +539,11 @@ type RestoreReport struct {
 	Recovered bool           `json:"recovered"` // some terminals were lost (daemon death or reboot)
 }
 
-// forecastNow computes the forecast against the current daemon.
+// forecastNow computes the forecast against the current daemons: this
+// machine's, and each remote host's of the layout's terminals (a host not
+// connected yet is asked when it connects: refreshRemoteForecast).
 func (h *Host) forecastNow(ctx context.Context, sawDeath bool) ([]PaneForecast, error) {
-	fe := ForecastEnv{HomeDir: h.cfg.Home.Dir, Env: h.cfg.BaseEnv}
+	fe := ForecastEnv{HomeDir: h.cfg.Home.Dir, Env: h.cfg.BaseEnv, Remote: map[string]*RemoteForecast{}}
 	if sawDeath {
 		fe.DeathAt = time.Now()
 	}
@@ -479,7 +552,49 @@ func (h *Host) forecastNow(ctx context.Context, sawDeath bool) ([]PaneForecast, 
 			fe.Sessions, fe.DaemonUp = list, true
 		}
 	}
+	for _, name := range h.layoutHosts(ctx) {
+		e, err := h.endpoint(ctx, name)
+		if err != nil {
+			fe.Remote[name] = &RemoteForecast{Err: err.Error()}
+			continue
+		}
+		fe.Remote[name] = h.remoteForecast(ctx, e)
+	}
 	return Forecast(ctx, h.store, fe)
+}
+
+// linkConnecting is the reason of a host's lines until it first connects.
+const linkConnecting = "connecting"
+
+func (h *Host) remoteForecast(ctx context.Context, e *remoteEP) *RemoteForecast {
+	c, ok := e.up()
+	e.mu.Lock()
+	env, rhome, msg := append([]string(nil), e.env...), e.rhome, e.status.Message
+	e.mu.Unlock()
+	if !ok {
+		if msg == "" {
+			msg = linkConnecting
+		}
+		return &RemoteForecast{Err: msg}
+	}
+	return NewRemoteForecast(ctx, e.name, rhome, c, env)
+}
+
+// layoutHosts lists the remote hosts of the layout's terminals.
+func (h *Host) layoutHosts(ctx context.Context) []string {
+	l, err := h.store.LoadLayout(ctx)
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range layout.Panes(l) {
+		if t, err := h.store.GetTerminal(ctx, p.TerminalID); err == nil && t.Host != "" && !seen[t.Host] {
+			seen[t.Host] = true
+			out = append(out, t.Host)
+		}
+	}
+	return out
 }
 
 // LastRestore is the forecast of the last start or daemon loss.
@@ -489,24 +604,92 @@ func (h *Host) LastRestore() RestoreReport {
 	return h.restore
 }
 
+// recovered says whether a forecast shows a restore worth reporting: some
+// pane is not simply running on — apart from lines of hosts still
+// connecting, which their first connect answers.
+func recovered(fs []PaneForecast) bool {
+	for _, f := range fs {
+		if f.Action != ActionAttach && !(f.Action == ActionUnknown && f.Reason == unreachable(f.Host, linkConnecting)) {
+			return true
+		}
+	}
+	return false
+}
+
 func (h *Host) recordForecast(ctx context.Context, lost bool) {
+	h.forecastMu.Lock()
+	defer h.forecastMu.Unlock()
 	fs, err := h.forecastNow(ctx, lost)
 	if err != nil {
 		h.log.Warn("restore forecast", "err", err)
 		return
 	}
-	for _, f := range fs {
-		lost = lost || f.Action != ActionAttach
-	}
-	r := RestoreReport{At: time.Now(), Summary: Summary(fs), Panes: fs, Recovered: lost}
+	r := RestoreReport{At: time.Now(), Summary: Summary(fs), Panes: fs, Recovered: lost || recovered(fs)}
 	h.mu.Lock()
 	h.restore = r
 	h.mu.Unlock()
-	h.log.Info("restore forecast", "summary", r.Summary)
-	for _, f := range fs {
-		h.log.Info("restore forecast pane", "pane", f.PaneID, "action", f.Action, "agent", f.Agent, "session", f.SessionID, "argv", f.Argv, "reason", f.Reason)
-	}
+	h.logForecast(r, "")
 	h.events.publish(Event{Kind: EventRestore, Data: r})
+}
+
+func (h *Host) logForecast(r RestoreReport, host string) {
+	h.log.Info("restore forecast", "summary", r.Summary, "host", host)
+	for _, f := range r.Panes {
+		if host == "" || f.Host == host {
+			h.log.Info("restore forecast pane", "pane", f.PaneID, "host", f.Host, "action", f.Action, "agent", f.Agent, "session", f.SessionID, "argv", f.Argv, "reason", f.Reason)
+		}
+	}
+}
+
+// refreshRemoteForecast replaces the lines of remote host e in the last
+// forecast with its daemon's answers (c: its new link; nil: the connect
+// failed with why), once the host is first reached — at start its link is
+// not up yet. It reports whether the lines now carry the daemon's answers.
+func (h *Host) refreshRemoteForecast(ctx context.Context, e *remoteEP, c *ptyclient.Client, why string) bool {
+	h.forecastMu.Lock()
+	defer h.forecastMu.Unlock()
+	h.mu.Lock()
+	r := h.restore
+	h.mu.Unlock()
+	has := false
+	for _, f := range r.Panes {
+		has = has || f.Host == e.name
+	}
+	if !has {
+		return true
+	}
+	rf := &RemoteForecast{Err: why}
+	if c != nil {
+		e.mu.Lock()
+		env, rhome := append([]string(nil), e.env...), e.rhome
+		e.mu.Unlock()
+		rf = NewRemoteForecast(ctx, e.name, rhome, c, env)
+	}
+	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Env: h.cfg.BaseEnv, Remote: map[string]*RemoteForecast{e.name: rf}})
+	if err != nil {
+		h.log.Warn("restore forecast of remote host", "host", e.name, "err", err)
+		return false
+	}
+	byTerm := map[string]PaneForecast{}
+	for _, f := range fs {
+		if f.Host == e.name {
+			byTerm[f.TerminalID] = f
+		}
+	}
+	panes := append([]PaneForecast(nil), r.Panes...)
+	for i, f := range panes {
+		if n, ok := byTerm[f.TerminalID]; ok && f.Host == e.name {
+			panes[i] = n
+		}
+	}
+	r.Panes, r.Summary = panes, Summary(panes)
+	r.Recovered = r.Recovered || recovered(panes)
+	h.mu.Lock()
+	h.restore = r
+	h.mu.Unlock()
+	h.logForecast(r, e.name)
+	h.events.publish(Event{Kind: EventRestore, Data: r})
+	return rf.Err == ""
 }
 
 // EventRestore carries a RestoreReport.

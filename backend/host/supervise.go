@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
@@ -150,16 +149,7 @@ func (h *Host) pollForeground() {
 			return
 		case <-tick.C:
 		}
-		c, err := h.client()
-		if err != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
-		list, err := c.List(ctx)
-		cancel()
-		if err != nil {
-			continue
-		}
+		list, cwdNow, asked := h.pollDaemons()
 		var changed []string
 		cwds := map[string]string{}
 		fresh := map[string]bool{} // first reading for this host: maybe what the store has
@@ -174,12 +164,16 @@ func (h *Host) pollForeground() {
 				h.fg[s.ID] = s.Foreground
 				changed = append(changed, s.ID)
 			}
-			if d, err := os.Readlink("/proc/" + strconv.Itoa(s.PID) + "/cwd"); err == nil && d != h.cwd[s.ID] {
+			if d, ok := cwdNow[s.ID]; ok && d != h.cwd[s.ID] {
 				_, known := h.cwd[s.ID]
 				h.cwd[s.ID] = d
 				cwds[s.ID] = d
 				fresh[s.ID] = !known
 			}
+		}
+		if !asked {
+			h.mu.Unlock()
+			continue
 		}
 		for id := range h.fg {
 			if !seen[id] {
@@ -213,6 +207,43 @@ func (h *Host) pollForeground() {
 			}
 		}
 	}
+}
+
+// pollDaemons asks every daemon that answers — this machine's and each
+// connected remote host's — for its sessions and their current
+// directories (read by each daemon from its own machine's /proc). asked is
+// false when none answered.
+func (h *Host) pollDaemons() (list []ptyclient.SessionInfo, cwds map[string]string, asked bool) {
+	cwds = map[string]string{}
+	var cs []*ptyclient.Client
+	if c, err := h.client(); err == nil {
+		cs = append(cs, c)
+	}
+	h.mu.Lock()
+	for _, e := range h.remotes {
+		if c, ok := e.up(); ok {
+			cs = append(cs, c)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range cs {
+		ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
+		l, err := c.List(ctx)
+		var m map[string]string
+		if err == nil {
+			m, err = c.Cwds(ctx, "")
+		}
+		cancel()
+		if err != nil {
+			continue
+		}
+		asked = true
+		list = append(list, l...)
+		for id, d := range m {
+			cwds[id] = d
+		}
+	}
+	return list, cwds, asked
 }
 
 func (h *Host) foreground(id string) string {

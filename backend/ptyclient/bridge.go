@@ -19,8 +19,21 @@ import (
 // relays bytes between stdin/stdout and the daemon's socket until either
 // side closes. It does not parse frames: the host and the daemon speak
 // ptyproto end to end; a dropped link is just a client that went away.
-func Bridge(ctx context.Context, home paths.Home, exe string, stdin io.Reader, stdout io.Writer) error {
-	conn, err := dialOrStart(ctx, home, exe)
+//
+// With noStart it only connects (restore-check asks a running daemon and
+// never starts one): no daemon is one error line.
+func Bridge(ctx context.Context, home paths.Home, exe string, noStart bool, stdin io.Reader, stdout io.Writer) error {
+	var conn net.Conn
+	var err error
+	if noStart {
+		var d net.Dialer
+		conn, err = d.DialContext(ctx, "unix", home.PtydSocket())
+		if err != nil {
+			err = fmt.Errorf("no pty daemon runs for %s: %w", home.Dir, err)
+		}
+	} else {
+		conn, err = dialOrStart(ctx, home, exe)
+	}
 	if err != nil {
 		return err
 	}

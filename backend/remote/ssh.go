@@ -331,7 +331,17 @@ func fileSHA256(path string) (string, error) {
 // client is closed; when ssh dies (the link dropped, kill -9), the client's
 // Done fires.
 func (t Target) Dial(ctx context.Context, opts ptyclient.Options) (*ptyclient.Client, *exec.Cmd, error) {
-	remoteCmd := t.binExpr() + " ptyd connect --home " + t.homeExpr()
+	return t.dial(ctx, opts, "")
+}
+
+// DialRunning is Dial to a daemon that runs already: it never starts one
+// (restore-check changes nothing there).
+func (t Target) DialRunning(ctx context.Context, opts ptyclient.Options) (*ptyclient.Client, *exec.Cmd, error) {
+	return t.dial(ctx, opts, " --no-start")
+}
+
+func (t Target) dial(ctx context.Context, opts ptyclient.Options, flags string) (*ptyclient.Client, *exec.Cmd, error) {
+	remoteCmd := t.binExpr() + " ptyd connect" + flags + " --home " + t.homeExpr()
 	// Not CommandContext's ctx: the link outlives the dial.
 	cmd, err := t.command(context.Background(), remoteCmd)
 	if err != nil {

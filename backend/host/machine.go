@@ -1,0 +1,324 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/ptyproto"
+	"github.com/reprise-dev/reprise/backend/remote"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// A machine is where a terminal runs, as the resume checks see it: is the
+// agent's command on PATH there, did it save the conversation, does the
+// directory exist. This machine answers from its own disk; a remote host
+// answers through its daemon (stat only, ptyproto TFacts), because its
+// disk is not ours to read.
+type machine interface {
+	lookPath(cmd string) (string, bool)
+	transcript(agent, sessionID, cwd, stored string) (saved, known bool, path string)
+	isDir(p string) bool
+	// prepare learns, in one round trip, what the calls above will ask
+	// about one binding. An error means the machine could not be asked.
+	prepare(ctx context.Context, cmd, agent, sessionID, cwd, stored string) error
+}
+
+type localMachine struct{ env []string }
+
+func (m localMachine) lookPath(cmd string) (string, bool) { return lookPathIn(m.env, cmd) }
+func (m localMachine) transcript(agent, sessionID, cwd, stored string) (bool, bool, string) {
+	return transcriptCheck(m.env, agent, sessionID, cwd, stored)
+}
+func (m localMachine) isDir(p string) bool                                          { return dirExists(p) }
+func (m localMachine) prepare(context.Context, string, string, string, string, string) error { return nil }
+
+// remoteMachine asks a remote daemon. Its env is what the agents there
+// run with (remoteAgentEnv).
+type remoteMachine struct {
+	name  string
+	env   []string
+	stat  func(ctx context.Context, paths []string) ([]ptyproto.PathStat, error)
+	known map[string]ptyproto.PathStat
+}
+
+func newRemoteMachine(name string, env []string, c *ptyclient.Client) *remoteMachine {
+	return &remoteMachine{name: name, env: env, known: map[string]ptyproto.PathStat{}, stat: func(ctx context.Context, paths []string) ([]ptyproto.PathStat, error) {
+		f, err := c.Facts(ctx, false, paths)
+		if err != nil {
+			return nil, err
+		}
+		return f.Paths, nil
+	}}
+}
+
+// pathDirs is the PATH of env as absolute directories, at most what one
+// facts request may carry (leaving room for the transcript and the cwd).
+func pathDirs(env []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range filepath.SplitList(envValue(env, "PATH")) {
+		if filepath.IsAbs(d) && !seen[d] && len(out) < ptyproto.MaxFactPaths-8 {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (m *remoteMachine) candidates(cmd string) []string {
+	if cmd == "" {
+		return nil
+	}
+	if strings.Contains(cmd, "/") {
+		return []string{cmd}
+	}
+	var out []string
+	for _, d := range pathDirs(m.env) {
+		out = append(out, filepath.Join(d, cmd))
+	}
+	return out
+}
+
+// claudeTranscript is where Claude keeps a session's conversation: the
+// path its hooks reported, else <config dir>/projects/<cwd as a name>/<id>.jsonl.
+func claudeTranscriptPath(env []string, sessionID, cwd, stored string) string {
+	if stored != "" && strings.Contains(filepath.Base(stored), sessionID) {
+		return stored
+	}
+	dir := envValue(env, "CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = filepath.Join(envValue(env, "HOME"), ".claude")
+	}
+	return filepath.Join(dir, "projects", nonAlnum.ReplaceAllString(cwd, "-"), sessionID+".jsonl")
+}
+
+func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd, stored string) error {
+	want := m.candidates(cmd)
+	if agent == "claude" {
+		want = append(want, claudeTranscriptPath(m.env, sessionID, cwd, stored))
+	}
+	if cwd != "" {
+		want = append(want, cwd)
+	}
+	var ask []string
+	for _, p := range want {
+		if _, ok := m.known[p]; !ok && filepath.IsAbs(p) {
+			ask = append(ask, p)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
+	defer cancel()
+	st, err := m.stat(ctx, ask)
+	if err != nil {
+		return err
+	}
+	for _, s := range st {
+		m.known[s.Path] = s
+	}
+	return nil
+}
+
+func (m *remoteMachine) lookPath(cmd string) (string, bool) {
+	for _, p := range m.candidates(cmd) {
+		if s := m.known[p]; s.Exists && s.Kind == "file" && s.Exec {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func (m *remoteMachine) isDir(p string) bool { return m.known[p].Kind == "dir" }
+
+// transcript answers for the agents whose conversation a stat can find:
+// Claude's file. Codex (a dated glob) and Gemini (a reply inside the chat
+// file) need more than a stat; on a remote they are "unknown".
+func (m *remoteMachine) transcript(agent, sessionID, cwd, stored string) (bool, bool, string) {
+	if agent != "claude" {
+		return false, false, "unknown"
+	}
+	p := claudeTranscriptPath(m.env, sessionID, cwd, stored)
+	s := m.known[p]
+	if s.Kind == "other" || s.Kind == "dir" {
+		return false, true, p + " (not a regular file)"
+	}
+	return s.Exists && s.Size > 0, true, p
+}
+
+// remoteAskTimeout bounds each question to a remote daemon (the daemon
+// bounds its own answer at 5 s; this covers the link too).
+const remoteAskTimeout = 8 * time.Second
+
+// remoteAgentEnv is the environment an agent on a remote host runs with:
+// the ssh session's (which remote terminals start from) under the login
+// shell's (which the agent's `shell -l` sets up), with the ssh session's
+// PATH after the login one, as createRemoteAgent's command line adds it.
+func remoteAgentEnv(sshEnv, loginEnv []string) []string {
+	out := append([]string(nil), sshEnv...)
+	out = append(out, loginEnv...)
+	lp, sp := envValue(loginEnv, "PATH"), envValue(sshEnv, "PATH")
+	switch {
+	case lp != "" && sp != "":
+		out = append(out, "PATH="+lp+string(filepath.ListSeparator)+sp)
+	case sp != "":
+		out = append(out, "PATH="+sp)
+	}
+	return out
+}
+
+// machineEnv asks a remote daemon for its login environment and makes the
+// agents' environment of it (the ssh session's from the probe beneath).
+func machineEnv(ctx context.Context, c *ptyclient.Client, sshEnv []string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
+	defer cancel()
+	f, err := c.Facts(ctx, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(sshEnv) == 0 && f.Home != "" {
+		sshEnv = []string{"HOME=" + f.Home}
+	}
+	return remoteAgentEnv(sshEnv, f.Env), nil
+}
+
+// remoteMachineFor is the machine of a remote host whose link is up.
+func (h *Host) remoteMachineFor(ctx context.Context, name string) (*remoteMachine, error) {
+	e, err := h.endpoint(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := e.up()
+	if !ok {
+		e.mu.Lock()
+		msg := e.status.Message
+		e.mu.Unlock()
+		if msg == "" {
+			msg = "not connected"
+		}
+		return nil, errors.New(msg)
+	}
+	// The login environment is asked once per link (a login shell runs
+	// for it), not once per check.
+	e.mu.Lock()
+	sshEnv := append([]string(nil), e.env...)
+	env, cached := e.agentEnv, e.agentEnvOf == c
+	e.mu.Unlock()
+	if !cached {
+		if env, err = machineEnv(ctx, c, sshEnv); err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.agentEnv, e.agentEnvOf = env, c
+		e.mu.Unlock()
+	}
+	return newRemoteMachine(name, env, c), nil
+}
+
+// paneCwd is where a running terminal is now, on its own machine (the
+// daemon reads its foreground process's directory); else where it was
+// last seen, else home.
+func (h *Host) paneCwd(ctx context.Context, t store.Terminal) string {
+	if t.Status == api.StatusRunning {
+		if c, err := h.clientFor(ctx, t.ID); err == nil {
+			cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			m, err := c.Cwds(cctx, t.ID)
+			cancel()
+			if d := m[t.ID]; err == nil && d != "" {
+				return d
+			}
+			if err != nil {
+				h.log.Debug("current directory of terminal", "terminal", t.ID, "host", t.Host, "err", err)
+			}
+		}
+	}
+	if t.Host == "" {
+		return currentCwd(t)
+	}
+	return t.Cwd // the remote daemon checks it when the terminal opens
+}
+
+// onHost is " on HOST" for a remote host's reasons, "" for this machine.
+func onHost(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " on " + name
+}
+
+// unreachable is the forecast's word for a host it could not ask.
+func unreachable(name, why string) string {
+	return fmt.Sprintf("cannot reach %s: %s", name, why)
+}
+
+// ForecastRemotes asks each remote host of the layout's terminals what a
+// forecast needs, for `reprise restore-check` (no host running): the ssh
+// session's environment (a read-only probe) and the running daemon —
+// never starting one or installing anything. Each host is bounded by
+// timeout; one that cannot be reached carries why. close ends the links.
+func ForecastRemotes(ctx context.Context, st *store.Store, homeDir string, timeout time.Duration) (map[string]*RemoteForecast, func()) {
+	out := map[string]*RemoteForecast{}
+	var clients []*ptyclient.Client
+	l, err := st.LoadLayout(ctx)
+	if err != nil {
+		return out, func() {}
+	}
+	names := map[string]bool{}
+	for _, p := range layout.Panes(l) {
+		if t, err := st.GetTerminal(ctx, p.TerminalID); err == nil && t.Host != "" {
+			names[t.Host] = true
+		}
+	}
+	type result struct {
+		name string
+		rf   *RemoteForecast
+		c    *ptyclient.Client
+	}
+	ch := make(chan result, len(names))
+	for name := range names {
+		go func() {
+			rf, c := forecastRemote(ctx, st, homeDir, name, timeout)
+			ch <- result{name, rf, c}
+		}()
+	}
+	for range names {
+		r := <-ch
+		out[r.name] = r.rf
+		if r.c != nil {
+			clients = append(clients, r.c)
+		}
+	}
+	return out, func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}
+}
+
+func forecastRemote(ctx context.Context, st *store.Store, homeDir, name string, timeout time.Duration) (*RemoteForecast, *ptyclient.Client) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hs, err := st.GetHost(ctx, name)
+	if err != nil {
+		return &RemoteForecast{Err: "no such host configured"}, nil
+	}
+	tg := remote.ForHost(homeDir, hs.Name, hs.SSH, hs.RemoteHome, hs.SSHConfig)
+	p, err := tg.Probe(ctx)
+	if err != nil {
+		return &RemoteForecast{Err: err.Error()}, nil
+	}
+	c, _, err := tg.DialRunning(ctx, ptyclient.Options{Name: "restore-check"})
+	if err != nil {
+		return &RemoteForecast{Err: err.Error()}, nil
+	}
+	env, _ := sessionEnv(p.Env)
+	return NewRemoteForecast(ctx, name, tg.HomeFrom(p.Env), c, env), c
+}
