@@ -36,8 +36,10 @@ func (m localMachine) lookPath(cmd string) (string, bool) { return lookPathIn(m.
 func (m localMachine) transcript(agent, sessionID, cwd, stored string) (bool, bool, string) {
 	return transcriptCheck(m.env, agent, sessionID, cwd, stored)
 }
-func (m localMachine) isDir(p string) bool                                          { return dirExists(p) }
-func (m localMachine) prepare(context.Context, string, string, string, string, string) error { return nil }
+func (m localMachine) isDir(p string) bool { return dirExists(p) }
+func (m localMachine) prepare(context.Context, string, string, string, string, string) error {
+	return nil
+}
 
 // remoteMachine asks a remote daemon. Its env is what the agents there
 // run with (remoteAgentEnv).

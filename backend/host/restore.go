@@ -36,13 +36,13 @@ const (
 
 // PaneForecast is one pane's line of `reprise restore-check`.
 type PaneForecast struct {
-	TabID      string   `json:"tabId"`
-	PaneID     string   `json:"paneId"`
-	TerminalID string   `json:"terminalId"`
+	TabID      string `json:"tabId"`
+	PaneID     string `json:"paneId"`
+	TerminalID string `json:"terminalId"`
 	// Host is the remote host the pane's terminal runs on; empty for this
 	// machine. Its line is that host's daemon's answer.
-	Host   string `json:"host,omitempty"`
-	Action string `json:"action"`
+	Host       string   `json:"host,omitempty"`
+	Action     string   `json:"action"`
 	Agent      string   `json:"agent,omitempty"`
 	AgentLabel string   `json:"agentLabel,omitempty"`
 	SessionID  string   `json:"sessionId,omitempty"`
