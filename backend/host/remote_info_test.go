@@ -1,0 +1,233 @@
+package host
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/store"
+)
+
+// paneOf is the pane showing terminal id.
+func paneOf(t *testing.T, h *Host, id string) string {
+	t.Helper()
+	p, err := h.store.PaneIDForTerminal(context.Background(), id)
+	if err != nil || p == "" {
+		t.Fatalf("pane of %s: %q, %v", id, p, err)
+	}
+	return p
+}
+
+// newTerminals is the terminals of l that are not in before.
+func newTerminals(l *api.Layout, before map[string]bool) []string {
+	var out []string
+	for _, p := range layout.Panes(l) {
+		if !before[p.TerminalID] {
+			out = append(out, p.TerminalID)
+		}
+	}
+	return out
+}
+
+func layoutTerminals(t *testing.T, h *Host) map[string]bool {
+	t.Helper()
+	l, err := h.Layout(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]bool{}
+	for _, p := range layout.Panes(l) {
+		m[p.TerminalID] = true
+	}
+	return m
+}
+
+// Splitting a remote pane, or a new tab while it has the focus, opens the
+// new shell on the same host in the directory the pane's shell is in now —
+// which only that host's daemon can tell. (It used to open a shell on this
+// machine, with the directory read from this machine's /proc by the remote
+// process's pid.)
+func TestRemoteSplitAndNewTabStartWhereThePaneIs(t *testing.T) {
+	h, _, _ := remoteHost(t)
+	ctx := context.Background()
+	before := layoutTerminals(t, h)
+	l, err := h.NewTabOn(ctx, "box", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := newTerminals(l, before)
+	if len(ids) != 1 {
+		t.Fatalf("new tab on box: terminals %v", ids)
+	}
+	rid := ids[0]
+	v := h.NewViewer()
+	defer v.Close()
+	scr := attach(t, v, rid)
+	dir := t.TempDir()
+	if err := v.Input(ctx, rid, []byte("cd '"+dir+"' && echo cd-done-$((6*7))\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the cd", 20*time.Second, func() bool { return strings.Contains(scr.String(), "cd-done-42") })
+
+	check := func(what string, l *api.Layout, before map[string]bool) {
+		t.Helper()
+		ids := newTerminals(l, before)
+		if len(ids) != 1 {
+			t.Fatalf("%s: new terminals %v", what, ids)
+		}
+		nt, err := h.store.GetTerminal(ctx, ids[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nt.Host != "box" || nt.Cwd != dir {
+			t.Fatalf("%s: new terminal on host %q in %q; want box, %q", what, nt.Host, nt.Cwd, dir)
+		}
+	}
+	before = layoutTerminals(t, h)
+	l, err = h.Split(ctx, paneOf(t, h, rid), api.DirRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("split", l, before)
+
+	if _, err := h.Focus(ctx, paneOf(t, h, rid)); err != nil {
+		t.Fatal(err)
+	}
+	before = layoutTerminals(t, h)
+	if l, err = h.NewTab(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	check("new tab here", l, before)
+
+	// The host's poll records the remote directory too (pane titles, a
+	// restore after a crash).
+	waitUntil(t, "the remote cwd recorded", 20*time.Second, func() bool {
+		tm, err := h.store.GetTerminal(ctx, rid)
+		return err == nil && tm.Cwd == dir
+	})
+}
+
+// The resume check of a remote binding looks for the transcript on the
+// remote (its daemon stats it): no conversation saved there, no banner;
+// saved there, the banner — and the restore forecast says the same per
+// host, with the host on its line. A host that cannot be reached is
+// "unknown", with why, within the bound; never a guess.
+func TestRemoteResumeCheckAndForecastAskTheRemote(t *testing.T) {
+	h, s, rh := remoteHost(t)
+	ctx := context.Background()
+	work := t.TempDir()
+	term, err := h.createTerminal(ctx, newTerminal{host: "box", cwd: work, argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.AddTab(l, term.ID)
+		return l2, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const sid = "0b6f3c2e-remote-check"
+	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "claude", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Signal(ctx, term.ID, "KILL"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the binding to end", 20*time.Second, func() bool {
+		b, err := h.store.GetBinding(ctx, term.ID)
+		return err == nil && b.EndReason == bindings.TerminalExited
+	})
+	b, err := h.store.GetBinding(ctx, term.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func() PaneForecast {
+		t.Helper()
+		h.recordForecast(ctx, true)
+		for _, f := range h.LastRestore().Panes {
+			if f.TerminalID == term.ID {
+				return f
+			}
+		}
+		t.Fatal("no forecast line for the remote pane")
+		return PaneForecast{}
+	}
+
+	ok, why := h.candidate(ctx, b)
+	if ok || !strings.Contains(why, "saved no conversation") || !strings.Contains(why, "on box") {
+		t.Fatalf("no transcript on the remote: candidate %v, %q", ok, why)
+	}
+	f := line()
+	if f.Host != "box" || f.Action != ActionCannot || !strings.Contains(f.Reason, "transcript missing") || !strings.Contains(f.Reason, "on box") {
+		t.Fatalf("forecast without a transcript: %+v", f)
+	}
+
+	// Claude saved it, on the remote (CLAUDE_CONFIG_DIR of the ssh session there).
+	tp := filepath.Join(rh, "claude-config", "projects", nonAlnum.ReplaceAllString(work, "-"), sid+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(tp), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tp, []byte(`{"type":"user"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := h.candidate(ctx, b); !ok {
+		t.Fatalf("transcript on the remote: no candidate (%q)", why)
+	}
+	f = line()
+	if f.Host != "box" || f.Action != ActionResume || f.Transcript != tp || len(f.Argv) == 0 || f.Argv[0] != filepath.Join(fakeBin, "claude") {
+		t.Fatalf("forecast with the transcript: %+v", f)
+	}
+
+	// restore-check's way (no host running it): the running daemon of each
+	// host, never started; one host unreachable says so, per pane.
+	if _, err := h.store.AddHost(ctx, store.Host{Name: "dead", SSH: "127.0.0.1:1", SSHConfig: s.Config}); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := h.store.CreateTerminal(ctx, store.Terminal{ID: newID("t_"), Cwd: "/", Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "dead"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.AddTab(l, dead.ID)
+		return l2, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rfs, closeAll := ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
+	defer closeAll()
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("restore-check's remote part took %s", d)
+	}
+	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawBox, sawDead bool
+	for _, f := range fs {
+		switch f.TerminalID {
+		case term.ID:
+			sawBox = true
+			if f.Host != "box" || f.Action != ActionResume {
+				t.Errorf("restore-check, box: %+v", f)
+			}
+		case dead.ID:
+			sawDead = true
+			if f.Host != "dead" || f.Action != ActionUnknown || !strings.HasPrefix(f.Reason, "cannot reach dead: ") {
+				t.Errorf("restore-check, unreachable host: %+v", f)
+			}
+		}
+	}
+	if !sawBox || !sawDead {
+		t.Fatalf("lines: %+v", fs)
+	}
+	if sum := Summary(fs); !strings.Contains(sum, "1 unknown") {
+		t.Errorf("summary %q", sum)
+	}
+}
