@@ -258,6 +258,7 @@ export interface PaneForecast {
   tabId: string;
   paneId: string;
   terminalId: string;
+  host?: string;
   action: string;
   agent?: string;
   agentLabel?: string;

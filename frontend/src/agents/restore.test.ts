@@ -110,6 +110,24 @@ describe('restore summary', () => {
     expect(actionLabel('something-new')).toBe('something-new');
   });
 
+  it('names the host of each line on a remote host, and an unreachable host as unknown', () => {
+    const remote: RestoreReport = {
+      ...report,
+      panes: [
+        { ...report.panes![0]!, host: 'box' },
+        { tabId: 'tab2', paneId: 'p3', terminalId: 'old3', host: 'gone', action: 'unknown', reason: 'cannot reach gone: ssh to gone: Connection refused' },
+        report.panes![2]!,
+      ],
+    };
+    const m = restoreModel(remote, layout, {});
+    expect(m.lines.map((l) => [l.paneId, l.host, l.actionLabel])).toEqual([
+      ['p1', 'box', 'resume'],
+      ['p3', 'gone', 'unknown'],
+      ['p3', '', 'fresh'],
+    ]);
+    expect(m.lines[1]!.reason).toBe('cannot reach gone: ssh to gone: Connection refused');
+  });
+
   it('names the tab and pane of each line, with the pane title when known', () => {
     const titles: Record<string, string> = { p1: 'Claude Code', p3: 'work', p4: 'old' };
     const m = restoreModel(report, layout, {}, (id) => titles[id]);

@@ -16,8 +16,10 @@ export interface RestoreLine {
   where: string;
   /** The pane's title as its header shows it, when known. */
   paneTitle: string;
+  /** The remote host the pane's terminal runs on; '' for this machine. */
+  host: string;
   action: string;
-  /** The badge: running, resume, fresh, can't. */
+  /** The badge: running, resume, fresh, can't, unknown. */
   actionLabel: string;
   /** The agent's label, or "Shell". */
   agentLabel: string;
@@ -41,6 +43,7 @@ const ACTION_LABELS: Record<string, string> = {
   resume: 'resume',
   fresh: 'fresh',
   cannot: "can't",
+  unknown: 'unknown',
 };
 
 export function actionLabel(action: string): string {
@@ -108,6 +111,7 @@ export function restoreModel(
       tabNumber,
       where,
       paneTitle: tabNumber > 0 ? (titleOf(f.paneId) ?? '') : '',
+      host: f.host ?? '',
       action: f.action,
       actionLabel: actionLabel(f.action),
       agentLabel: f.agentLabel || f.agent || 'Shell',

@@ -122,6 +122,11 @@ function RestoreLineItem({ line: l, onShow }: { line: RestoreLine; onShow: () =>
         <span className="restore-agent" data-testid="restore-agent">
           {l.agentLabel}
         </span>
+        {l.host && (
+          <span className="pill pane-host" data-testid="restore-host" title={`running on ${l.host}; its line is that host's daemon's answer`}>
+            {l.host}
+          </span>
+        )}
         {l.sessionId && (
           <code className="muted small" title={l.sessionId}>
             {l.sessionId.slice(0, 8)}
