@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"time"
@@ -157,8 +158,9 @@ func (m *remoteMachine) transcript(agent, sessionID, cwd, stored string) (bool, 
 }
 
 // remoteAskTimeout bounds each question to a remote daemon (the daemon
-// bounds its own answer at 5 s; this covers the link too).
-const remoteAskTimeout = 8 * time.Second
+// bounds the login environment and the stats at 5 s each; this covers the
+// link too).
+const remoteAskTimeout = 12 * time.Second
 
 // remoteAgentEnv is the environment an agent on a remote host runs with:
 // the ssh session's (which remote terminals start from) under the login
@@ -186,6 +188,11 @@ func machineEnv(ctx context.Context, c *ptyclient.Client, sshEnv []string) ([]st
 	if err != nil {
 		return nil, err
 	}
+	if f.EnvErr != "" {
+		// The ssh session's environment alone: what a terminal there
+		// starts from, less what the profile would add.
+		slog.Default().Warn("remote login environment", "component", "host", "err", f.EnvErr)
+	}
 	if len(sshEnv) == 0 && f.Home != "" {
 		sshEnv = []string{"HOME=" + f.Home}
 	}
@@ -208,6 +215,12 @@ func (h *Host) remoteMachineFor(ctx context.Context, name string) (*remoteMachin
 		}
 		return nil, errors.New(msg)
 	}
+	return h.machineOver(ctx, e, c)
+}
+
+// machineOver is the machine of remote host e over its link c.
+func (h *Host) machineOver(ctx context.Context, e *remoteEP, c *ptyclient.Client) (*remoteMachine, error) {
+	var err error
 	// The login environment is asked once per link (a login shell runs
 	// for it), not once per check.
 	e.mu.Lock()
@@ -222,7 +235,7 @@ func (h *Host) remoteMachineFor(ctx context.Context, name string) (*remoteMachin
 		e.agentEnv, e.agentEnvOf = env, c
 		e.mu.Unlock()
 	}
-	return newRemoteMachine(name, env, c), nil
+	return newRemoteMachine(e.name, env, c), nil
 }
 
 // paneCwd is where a running terminal is now, on its own machine (the

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/agents/catalog"
@@ -552,13 +553,26 @@ func (h *Host) forecastNow(ctx context.Context, sawDeath bool) ([]PaneForecast, 
 			fe.Sessions, fe.DaemonUp = list, true
 		}
 	}
-	for _, name := range h.layoutHosts(ctx) {
-		e, err := h.endpoint(ctx, name)
-		if err != nil {
-			fe.Remote[name] = &RemoteForecast{Err: err.Error()}
-			continue
-		}
-		fe.Remote[name] = h.remoteForecast(ctx, e)
+	// The hosts in parallel, each bounded: a half-dead link must not hold
+	// back the local recovery this forecast is part of.
+	names := h.layoutHosts(ctx)
+	rfs := make([]*RemoteForecast, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e, err := h.endpoint(ctx, name)
+			if err != nil {
+				rfs[i] = &RemoteForecast{Err: err.Error()}
+				return
+			}
+			rfs[i] = h.remoteForecast(ctx, e)
+		}()
+	}
+	wg.Wait()
+	for i, name := range names {
+		fe.Remote[name] = rfs[i]
 	}
 	return Forecast(ctx, h.store, fe)
 }
@@ -569,7 +583,7 @@ const linkConnecting = "connecting"
 func (h *Host) remoteForecast(ctx context.Context, e *remoteEP) *RemoteForecast {
 	c, ok := e.up()
 	e.mu.Lock()
-	env, rhome, msg := append([]string(nil), e.env...), e.rhome, e.status.Message
+	msg := e.status.Message
 	e.mu.Unlock()
 	if !ok {
 		if msg == "" {
@@ -577,7 +591,26 @@ func (h *Host) remoteForecast(ctx context.Context, e *remoteEP) *RemoteForecast 
 		}
 		return &RemoteForecast{Err: msg}
 	}
-	return NewRemoteForecast(ctx, e.name, rhome, c, env)
+	return h.remoteForecastOver(ctx, e, c)
+}
+
+// remoteForecastOver asks e's daemon over c: its sessions, and the agents'
+// environment there (kept per link, remoteMachineFor).
+func (h *Host) remoteForecastOver(ctx context.Context, e *remoteEP, c *ptyclient.Client) *RemoteForecast {
+	lctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
+	list, err := c.List(lctx)
+	cancel()
+	if err != nil {
+		return &RemoteForecast{Err: err.Error()}
+	}
+	m, err := h.machineOver(ctx, e, c)
+	if err != nil {
+		return &RemoteForecast{Err: err.Error()}
+	}
+	e.mu.Lock()
+	rhome := e.rhome
+	e.mu.Unlock()
+	return &RemoteForecast{Sessions: list, Home: rhome, m: m}
 }
 
 // layoutHosts lists the remote hosts of the layout's terminals.
@@ -660,10 +693,7 @@ func (h *Host) refreshRemoteForecast(ctx context.Context, e *remoteEP, c *ptycli
 	}
 	rf := &RemoteForecast{Err: why}
 	if c != nil {
-		e.mu.Lock()
-		env, rhome := append([]string(nil), e.env...), e.rhome
-		e.mu.Unlock()
-		rf = NewRemoteForecast(ctx, e.name, rhome, c, env)
+		rf = h.remoteForecastOver(ctx, e, c)
 	}
 	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Env: h.cfg.BaseEnv, Remote: map[string]*RemoteForecast{e.name: rf}})
 	if err != nil {

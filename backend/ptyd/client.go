@@ -174,9 +174,7 @@ func (c *client) handle(f *ptyproto.Frame) {
 				c.facts--
 				c.mu.Unlock()
 			}()
-			ctx, cancel := context.WithTimeout(context.Background(), factsTimeout)
-			defer cancel()
-			f, err := s.facts(ctx, login, paths)
+			f, err := s.facts(context.Background(), login, paths)
 			c.reply(req, &ptyproto.Header{Type: ptyproto.TFacts, Facts: f}, err)
 		}()
 	case ptyproto.TInput:

@@ -100,34 +100,40 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string) (*ptypro
 	f := &ptyproto.Facts{}
 	f.Home, _ = os.UserHomeDir()
 	if login {
-		f.Shell = loginShell(ctx)
-		env, err := loginEnv(ctx, f.Shell, f.Home)
+		// Its own bound: a slow profile fails the environment (envErr), not
+		// the paths asked with it.
+		lctx, cancel := context.WithTimeout(ctx, factsTimeout)
+		f.Shell = loginShell(lctx)
+		env, err := loginEnv(lctx, f.Shell, f.Home)
+		cancel()
 		if err != nil {
 			f.EnvErr = err.Error()
 			s.log.Warn("login environment", "shell", f.Shell, "err", err)
 		}
 		f.Env = env
 	}
-	// Each stat may block (a hung mount); the request's deadline still
-	// answers, naming the path that did not return.
-	type result struct {
-		stats []ptyproto.PathStat
+	if len(paths) == 0 {
+		return f, nil
 	}
-	done := make(chan result, 1)
-	cur := make(chan string, len(paths)+1)
+	// Each stat may block (a hung mount); the request's bound still
+	// answers, naming the path that did not return.
+	sctx, cancel := context.WithTimeout(ctx, factsTimeout)
+	defer cancel()
+	done := make(chan []ptyproto.PathStat, 1)
+	cur := make(chan string, len(paths))
 	go func() {
 		out := make([]ptyproto.PathStat, 0, len(paths))
 		for _, p := range paths {
 			cur <- p
 			out = append(out, statPath(p))
 		}
-		done <- result{out}
+		done <- out
 	}()
 	select {
-	case r := <-done:
-		f.Paths = r.stats
+	case st := <-done:
+		f.Paths = st
 		return f, nil
-	case <-ctx.Done():
+	case <-sctx.Done():
 		last := ""
 		for len(cur) > 0 {
 			last = <-cur

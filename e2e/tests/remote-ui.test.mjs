@@ -3,6 +3,8 @@
 // show the host; when the link drops (the ControlMaster SIGKILLed while sshd refuses new
 // connections) the pane says "disconnected from box — reconnecting", dimmed, never
 // "interrupted"; when sshd is back the same shell carries on. Screens at 1600/700 px, dark/light.
+// A second test: after a pty daemon loss the restore summary's row of a remote pane names its
+// host (the forecast asked that host's own daemon: still running there).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -144,6 +146,51 @@ test('remote host: Settings → Hosts, New tab on host, host labels, link down i
     });
   } finally {
     // The ControlPersist master outlives serve; the remote daemon (and its shell) is detached.
+    if (localHome) for (const pid of sshClientsOf(localHome)) kill(pid);
+    const rd = daemonPid(remoteHome);
+    if (rd) kill(rd);
+    await sshd.close();
+  }
+});
+
+test('restore summary: the row of a remote pane shows its host, from that host\'s daemon', { skip: haveSSHD() ? false : 'openssh-server is not installed', timeout: 180000 }, async () => {
+  const sshd = await startSSHD();
+  const remoteHome = path.join(sshd.dir, 'r');
+  let localHome = null;
+  try {
+    await withReprise('remote-restore', async ({ page, home }) => {
+      localHome = home;
+      await page.setViewportSize({ width: 1600, height: 900 });
+      const env = { ...process.env, REPRISE_HOME: home };
+      await execFileP(REPRISE_BIN, ['hosts', 'add', 'box', '--ssh', sshd.alias, '--ssh-config', sshd.config, '--remote-home', remoteHome], { env });
+      const [local] = await paneIds(page);
+      await openPalette(page, 'new tab on host');
+      await page.waitForSelector('[data-testid=menu-item][data-action="host:box"]');
+      await page.click('[data-testid=menu-item][data-action="host:box"]');
+      await waitFor(async () => (await paneIds(page)).length === 2, { timeoutMs: 30000, message: 'a second pane (on box)' });
+      await waitReady(page, { timeoutMs: 30000 });
+      const remote = (await paneIds(page)).find((p) => p !== local);
+      const cw = codeword('rrs');
+      await focusPane(page, remote);
+      await page.keyboard.type(`echo ${cw}$((6*7))\n`);
+      await waitForText(page, remote, `${cw}42`, { timeoutMs: 20000 });
+
+      // This machine's pty daemon dies: the host forecasts every pane — the remote one by
+      // asking box's daemon, where it still runs.
+      const pid = daemonPid(home);
+      assert.ok(pid, 'the local pty daemon runs');
+      kill(pid);
+      await page.waitForSelector('[data-testid=restore-summary]', { timeout: 30000 });
+      await page.click('[data-testid=restore-summary]');
+      await page.waitForSelector('[data-testid=restore-panel]');
+      const row = `[data-testid=restore-pane][data-pane-id="${remote}"]`;
+      await page.waitForSelector(row);
+      assert.equal(await page.textContent(`${row} [data-testid=restore-host]`), 'box');
+      assert.equal(await page.getAttribute(row, 'data-action'), 'attach', 'running on box: it reattaches');
+      assert.equal(await page.$(`[data-testid=restore-pane][data-pane-id="${local}"] [data-testid=restore-host]`), null, 'a local row has no host');
+      await shots(page, 'remote-ui-restore');
+    });
+  } finally {
     if (localHome) for (const pid of sshClientsOf(localHome)) kill(pid);
     const rd = daemonPid(remoteHome);
     if (rd) kill(rd);
