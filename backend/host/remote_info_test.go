@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
@@ -229,5 +231,65 @@ func TestRemoteResumeCheckAndForecastAskTheRemote(t *testing.T) {
 	}
 	if sum := Summary(fs); !strings.Contains(sum, "1 unknown") {
 		t.Errorf("summary %q", sum)
+	}
+}
+
+// At a host start the remote links are not up yet: the start's forecast
+// lines of a remote host are replaced by that host's daemon's answers when
+// it first connects (a terminal still running there: attach), and a host
+// whose first connect fails says why — never a guess, never left at
+// "connecting".
+func TestRemoteForecastAtStartAsksEachHostWhenItConnects(t *testing.T) {
+	h, s, rh := remoteHost(t)
+	ctx := context.Background()
+	term, err := h.createTerminal(ctx, newTerminal{host: "box", cwd: "/", argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.AddHost(ctx, store.Host{Name: "dead", SSH: "127.0.0.1:1", SSHConfig: s.Config}); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := h.store.CreateTerminal(ctx, store.Terminal{ID: newID("t_"), Cwd: "/", Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "dead"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{term.ID, dead.ID} {
+		if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+			l2, _, err := builder.AddTab(l, id)
+			return l2, err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := h.Home()
+	h.Close()
+	h2 := startHost(t, home)
+	t.Cleanup(func() {
+		h2.Close()
+		tg := remote.ForHost(home.Dir, "box", s.Alias, rh, s.Config)
+		if pid := tg.ControlPID(context.Background()); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	lineOf := func(r RestoreReport, id string) PaneForecast {
+		for _, f := range r.Panes {
+			if f.TerminalID == id {
+				return f
+			}
+		}
+		return PaneForecast{}
+	}
+	waitUntil(t, "both hosts' lines answered", 60*time.Second, func() bool {
+		r := h2.LastRestore()
+		b, d := lineOf(r, term.ID), lineOf(r, dead.ID)
+		return b.Action == ActionAttach && d.Action == ActionUnknown && d.Reason != unreachable("dead", linkConnecting)
+	})
+	r := h2.LastRestore()
+	b, d := lineOf(r, term.ID), lineOf(r, dead.ID)
+	if b.Host != "box" || d.Host != "dead" || !strings.HasPrefix(d.Reason, "cannot reach dead: ssh to dead: ") {
+		t.Fatalf("lines: box %+v, dead %+v", b, d)
+	}
+	if !strings.Contains(r.Summary, "running") || !strings.Contains(r.Summary, "1 unknown") || !r.Recovered {
+		t.Fatalf("report %q recovered=%v", r.Summary, r.Recovered)
 	}
 }
