@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
@@ -216,8 +217,9 @@ func (h *Host) pollForeground() {
 func (h *Host) pollDaemons() (list []ptyclient.SessionInfo, cwds map[string]string, asked bool) {
 	cwds = map[string]string{}
 	var cs []*ptyclient.Client
-	if c, err := h.client(); err == nil {
-		cs = append(cs, c)
+	local, _ := h.client()
+	if local != nil {
+		cs = append(cs, local)
 	}
 	h.mu.Lock()
 	for _, e := range h.remotes {
@@ -229,13 +231,21 @@ func (h *Host) pollDaemons() (list []ptyclient.SessionInfo, cwds map[string]stri
 	for _, c := range cs {
 		ctx, cancel := context.WithTimeout(h.ctx, 2*time.Second)
 		l, err := c.List(ctx)
-		var m map[string]string
-		if err == nil {
-			m, err = c.Cwds(ctx, "")
-		}
-		cancel()
 		if err != nil {
+			cancel()
 			continue
+		}
+		m, err := c.Cwds(ctx, "")
+		cancel()
+		if err != nil && c == local {
+			// A daemon of an older Reprise (it outlives upgrades): this
+			// machine's /proc answers for it.
+			m = map[string]string{}
+			for _, s := range l {
+				if d, err := os.Readlink("/proc/" + strconv.Itoa(s.PID) + "/cwd"); err == nil && s.Alive {
+					m[s.ID] = d
+				}
+			}
 		}
 		asked = true
 		list = append(list, l...)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 
 	"github.com/reprise-dev/reprise/backend/ptyproto"
@@ -381,10 +382,26 @@ type Facts = ptyproto.Facts
 // PathStat is one path's answer in Facts.
 type PathStat = ptyproto.PathStat
 
+// ErrOldDaemon reports a request the daemon does not know: it was started
+// by an older Reprise and keeps running (an upgrade does not kill it).
+var ErrOldDaemon = errors.New("the pty daemon there was started by an older Reprise and does not answer this; it will once it restarts")
+
+// older maps a daemon's answer to a request type it predates: it looked
+// for a session named "" (its catch-all for session requests).
+func older(err error) error {
+	if err != nil && strings.HasSuffix(err.Error(), `: no session ""`) {
+		return ErrOldDaemon
+	}
+	return err
+}
+
 // Cwds reports the current directory of each live session on the daemon's
 // machine (with id: that session only).
 func (c *Client) Cwds(ctx context.Context, id string) (map[string]string, error) {
 	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TCwd, Session: id}, nil)
+	if id == "" {
+		err = older(err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +413,7 @@ func (c *Client) Cwds(ctx context.Context, id string) (map[string]string, error)
 // At most ptyproto.MaxFactPaths paths per call.
 func (c *Client) Facts(ctx context.Context, login bool, paths []string) (*Facts, error) {
 	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Login: login, Paths: paths}, nil)
-	if err != nil {
+	if err = older(err); err != nil {
 		return nil, err
 	}
 	if f.Header.Facts == nil {
