@@ -169,12 +169,11 @@ func (c *client) handle(f *ptyproto.Frame) {
 		}
 		req, login, paths := h.Req, h.Login, h.Paths
 		go func() {
-			defer func() {
+			f, err := s.facts(context.Background(), login, paths, func() {
 				c.mu.Lock()
 				c.facts--
 				c.mu.Unlock()
-			}()
-			f, err := s.facts(context.Background(), login, paths)
+			})
 			c.reply(req, &ptyproto.Header{Type: ptyproto.TFacts, Facts: f}, err)
 		}()
 	case ptyproto.TInput:

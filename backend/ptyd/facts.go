@@ -2,10 +2,10 @@ package ptyd
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -87,8 +87,17 @@ func (ss *session) currentCwd() (string, bool) {
 }
 
 // facts answers a facts request. It runs off the client's reader, so a
-// slow answer holds back nothing else on the connection.
-func (s *Server) facts(ctx context.Context, login bool, paths []string) (*ptyproto.Facts, error) {
+// slow answer holds back nothing else on the connection. release is called
+// once nothing of the request runs any more — after a stat that outlived
+// the answer's bound, when that stat returns — so the client's in-flight
+// bound counts stuck stats too.
+func (s *Server) facts(ctx context.Context, login bool, paths []string, release func()) (*ptyproto.Facts, error) {
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			release()
+		}
+	}()
 	if len(paths) > ptyproto.MaxFactPaths {
 		return nil, fmt.Errorf("facts: %d paths asked, at most %d per request", len(paths), ptyproto.MaxFactPaths)
 	}
@@ -121,7 +130,9 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string) (*ptypro
 	defer cancel()
 	done := make(chan []ptyproto.PathStat, 1)
 	cur := make(chan string, len(paths))
+	handedOff = true
 	go func() {
+		defer release()
 		out := make([]ptyproto.PathStat, 0, len(paths))
 		for _, p := range paths {
 			cur <- p
@@ -208,53 +219,80 @@ func passwdShell(db, uid string) string {
 // loginEnv is the environment a login shell starts with: `shell -l -c
 // 'env -0'`, in the home directory, with no terminal (its own session, stdin
 // /dev/null) and bounded in time and output, so a profile that asks a
-// question fails the request instead of hanging it.
+// question fails the request instead of hanging it. Its output goes to an
+// unlinked temporary file, not a pipe: when the bound kills the shell,
+// what its profile started (pyenv's rehash holding a lock, say) finishes
+// normally instead of dying of SIGPIPE halfway.
 func loginEnv(ctx context.Context, shell, home string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, shell, "-l", "-c", "env -0")
+	out, err := unlinkedTemp()
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	errf, err := unlinkedTemp()
+	if err != nil {
+		return nil, err
+	}
+	defer errf.Close()
+	// The marker parts what the profile printed (a motd, a warning) from
+	// env's entries.
+	cmd := exec.CommandContext(ctx, shell, "-l", "-c", `printf '\000`+envMarker+`\000'; exec env -0`)
 	cmd.Dir = home
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.WaitDelay = time.Second
-	var out bytes.Buffer
-	lw := &limitWriter{w: &out, n: loginEnvLimit}
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = lw, &limitWriter{w: &errb, n: 4096}
+	cmd.Stdout, cmd.Stderr = out, errf
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s -l did not finish within %s", shell, factsTimeout)
 		}
-		if line := strings.TrimSpace(errb.String()); line != "" {
-			if i := strings.LastIndexByte(line, '\n'); i >= 0 {
-				line = line[i+1:]
-			}
+		b, _ := readHead(errf, 4096)
+		if line := lastLine(string(b)); line != "" {
 			return nil, fmt.Errorf("%s -l: %s: %w", shell, line, err)
 		}
 		return nil, fmt.Errorf("%s -l: %w", shell, err)
 	}
-	if lw.over {
+	b, err := readHead(out, loginEnvLimit+1)
+	if err != nil {
+		return nil, fmt.Errorf("%s -l: read its environment: %w", shell, err)
+	}
+	if len(b) > loginEnvLimit {
 		return nil, fmt.Errorf("%s -l: environment over %d bytes", shell, loginEnvLimit)
 	}
+	_, rest, ok := strings.Cut(string(b), "\x00"+envMarker+"\x00")
+	if !ok {
+		return nil, fmt.Errorf("%s -l: no environment in its output", shell)
+	}
 	var env []string
-	for _, kv := range strings.Split(out.String(), "\x00") {
-		if strings.Contains(kv, "=") {
+	for _, kv := range strings.Split(rest, "\x00") {
+		if k, _, ok := strings.Cut(kv, "="); ok && k != "" {
 			env = append(env, kv)
 		}
 	}
 	return env, nil
 }
 
-type limitWriter struct {
-	w    *bytes.Buffer
-	n    int
-	over bool
+const envMarker = "reprise-login-env"
+
+func unlinkedTemp() (*os.File, error) {
+	f, err := os.CreateTemp("", "reprise-login-env-")
+	if err != nil {
+		return nil, fmt.Errorf("login environment: %w", err)
+	}
+	os.Remove(f.Name())
+	return f, nil
 }
 
-func (l *limitWriter) Write(p []byte) (int, error) {
-	if room := l.n - l.w.Len(); len(p) > room {
-		l.over = true
-		if room > 0 {
-			l.w.Write(p[:room])
-		}
-		return len(p), nil
+func readHead(f *os.File, n int) ([]byte, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
 	}
-	return l.w.Write(p)
+	return io.ReadAll(io.LimitReader(f, int64(n)))
 }
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+

@@ -63,6 +63,11 @@ func TestCwdFollowsShellAndForegroundProgram(t *testing.T) {
 // and stat-only answers about paths — a FIFO is named, never opened (an
 // open would block for a writer), and an oversized request is one error.
 func TestFactsLoginAndPaths(t *testing.T) {
+	// A home of the test's own: its profile is what a login shell reads
+	// (and not the machine user's, which may be slow or print anything).
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	os.WriteFile(filepath.Join(home, ".profile"), []byte("echo 'welcome=noise from the profile'\nREPRISE_TEST_LOGIN='from the profile'; export REPRISE_TEST_LOGIN\n"), 0o600)
 	_, sock := startServer(t, Config{})
 	c := dial(t, sock, ptyclient.Options{Name: "test"})
 	ctx := context.Background()
@@ -107,19 +112,32 @@ func TestFactsLoginAndPaths(t *testing.T) {
 			t.Errorf("path %d: got %+v, want %+v", i, f.Paths[i], w)
 		}
 	}
-	home, _ := os.UserHomeDir()
 	if f.Home != home {
 		t.Errorf("home = %q, want %q", f.Home, home)
 	}
 	if !filepath.IsAbs(f.Shell) {
 		t.Errorf("login shell = %q", f.Shell)
 	}
-	hasHome := false
+	vars := map[string]string{}
 	for _, kv := range f.Env {
-		hasHome = hasHome || kv == "HOME="+home
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
 	}
-	if !hasHome || f.EnvErr != "" {
+	if vars["HOME"] != home || f.EnvErr != "" {
 		t.Errorf("login env without HOME=%s (err %q): %d vars", home, f.EnvErr, len(f.Env))
+	}
+	// A Bourne-style login shell read the profile; what it printed is not
+	// taken for a variable.
+	switch filepath.Base(f.Shell) {
+	case "bash", "sh", "dash":
+		if vars["REPRISE_TEST_LOGIN"] != "from the profile" {
+			t.Errorf("the login shell's profile was not read: %q", vars["REPRISE_TEST_LOGIN"])
+		}
+	}
+	for k := range vars {
+		if strings.Contains(k, "welcome") || strings.Contains(k, "\n") {
+			t.Errorf("profile output taken for a variable: %q", k)
+		}
 	}
 
 	// Bounded: too many paths, or one too long, is refused whole.
@@ -154,5 +172,30 @@ func TestFactsLoginShellThatHangs(t *testing.T) {
 	}
 	if d := time.Since(start); d > 4*time.Second {
 		t.Fatalf("took %s", d)
+	}
+}
+
+// What a profile started keeps running to its end when the bound kills the
+// shell: it is not killed by a closed pipe halfway (pyenv's rehash left its
+// lock behind that way, and every later login shell waited on it).
+func TestFactsTimeoutLeavesProfileChildrenToFinish(t *testing.T) {
+	dir := t.TempDir()
+	done := filepath.Join(dir, "finished")
+	sh := filepath.Join(dir, "slowsh")
+	os.WriteFile(sh, []byte("#!/bin/sh\n(sleep 2; echo late output; echo more >&2; touch '"+done+"') &\nexec sleep 60\n"), 0o755)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := loginEnv(ctx, sh, dir); err == nil || !strings.Contains(err.Error(), "did not finish") {
+		t.Fatalf("slow login shell: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(done); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the profile's child did not finish (killed by its closed output?)")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
