@@ -295,4 +295,3 @@ func lastLine(s string) string {
 	}
 	return s
 }
-
