@@ -3,12 +3,22 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/store"
 
 	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/internal/testenv"
@@ -98,5 +108,95 @@ func TestHostsCheckOverSSH(t *testing.T) {
 	}
 	if !strings.Contains(second, "binary up to date") || pid(second) != pid(first) {
 		t.Fatalf("second check %q after %q: want the binary up to date and the same daemon", second, first)
+	}
+}
+
+// restore-check on a home with a pane on a remote host asks that host's
+// running daemon (the real binary over the real sshd) and prints the host
+// on the pane's line; with no daemon running there it says the host could
+// not be asked, per pane, and starts none.
+func TestRestoreCheckAsksEachHost(t *testing.T) {
+	s := testenv.StartSSHD(t)
+	home, err := os.MkdirTemp("", "rc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := os.MkdirTemp("", "rr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		testenv.StopInstance(rh)
+		tg := remote.ForHost(home, "box", s.Alias, rh, s.Config)
+		if pid := tg.ControlPID(context.Background()); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		os.RemoveAll(rh)
+		os.RemoveAll(home)
+	})
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(reprise, append(args, "--home", home)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	run("hosts", "add", "box", "--ssh", s.Alias, "--ssh-config", s.Config, "--remote-home", rh)
+	run("hosts", "check", "box") // installs the binary, starts the remote daemon
+	// A pane whose terminal ran on box (the daemon there does not have it).
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(home, "reprise.db"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid := "t_remote1"
+	if _, err := st.CreateTerminal(ctx, store.Terminal{ID: tid, Cwd: "/", Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "box"}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := st.LoadLayout(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	l2, _, err := layout.New(func(p string) string { n++; return p + strconv.Itoa(n) }).AddTab(l, tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SaveLayout(ctx, l2, l.Version); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	type line struct{ Host, Action, Reason, TerminalID string }
+	check := func() line {
+		t.Helper()
+		var r struct{ Panes []line }
+		if err := json.Unmarshal([]byte(run("restore-check", "--json")), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range r.Panes {
+			if p.TerminalID == tid {
+				return p
+			}
+		}
+		t.Fatalf("no line for the remote pane: %+v", r.Panes)
+		return line{}
+	}
+	if p := check(); p.Host != "box" || p.Action != "fresh" {
+		t.Fatalf("daemon running on box: %+v", p)
+	}
+	if out := run("restore-check"); !strings.Contains(out, "HOST") || !strings.Contains(out, " box ") {
+		t.Fatalf("table without the host: %s", out)
+	}
+	// No daemon on box: one line says so, and restore-check starts none.
+	testenv.StopInstance(rh)
+	p := check()
+	if p.Host != "box" || p.Action != "unknown" || !strings.HasPrefix(p.Reason, "cannot reach box: ") || !strings.Contains(p.Reason, "no pty daemon runs") {
+		t.Fatalf("no daemon on box: %+v", p)
+	}
+	if c, err := net.Dial("unix", filepath.Join(rh, "run", "ptyd.sock")); err == nil {
+		c.Close()
+		t.Fatal("restore-check started a daemon on box")
 	}
 }
