@@ -47,12 +47,21 @@ func startHost(t *testing.T, home paths.Home) *Host {
 	h, err := Start(context.Background(), Config{
 		Home: home, Exe: reprise, Shell: []string{"/bin/sh"},
 		BaseEnv: []string{"PATH=/usr/bin:/bin", "PS1=$ ", "HOME=" + home.Dir},
-		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:  slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: testLogLevel()})),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// testLogLevel is the hosts' log level in tests: warnings, or everything
+// with REPRISE_TEST_LOG=info (to see what a failing test's host did).
+func testLogLevel() slog.Level {
+	if os.Getenv("REPRISE_TEST_LOG") == "info" {
+		return slog.LevelInfo
+	}
+	return slog.LevelWarn
 }
 
 // screen collects what a viewer streams for one terminal.

@@ -15,6 +15,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/hooks/install"
+	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/shellquote"
@@ -242,7 +243,8 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		// Reconcile before anyone else may use the link: a terminal created
 		// in between would look like one the daemon lost.
 		rctx, cancel := context.WithTimeout(h.ctx, 30*time.Second)
-		if err := h.reconcileRemote(rctx, e, c); err != nil {
+		lost, err := h.reconcileRemote(rctx, e, c)
+		if err != nil {
 			log.Error("reconcile remote terminals", "err", err)
 		}
 		cancel()
@@ -251,6 +253,9 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		close(e.upCh)
 		e.mu.Unlock()
 		h.setRemoteStatus(e, api.HostStatus{State: "up", PID: c.DaemonPID})
+		// The panes of lost terminals get their new shells once the link
+		// is offered, so a page that attaches to one finds it up.
+		h.restoreLostRemote(e, c, lost)
 		h.watchLink(e, c)
 		lcancel()
 		e.mu.Lock()
@@ -390,12 +395,14 @@ func (h *Host) onRemoteExit(e *remoteEP, info ptyclient.SessionInfo) {
 // reconcileRemote asks the remote daemon what it still owns. Exits that
 // happened while the link was down are recorded as exits; a running
 // terminal the daemon does not know at all (its daemon was killed, the
-// machine rebooted) is lost: its binding ends (terminal-exited). Every
-// other terminal simply carries on.
-func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Client) error {
+// machine rebooted) is lost: its binding ends (terminal-exited), and it is
+// returned with the output it left in its log on the remote, for its pane
+// to be restored (restoreLostRemote). Every other terminal simply carries
+// on: a dropped link alone never ends one.
+func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Client) ([]lostRemote, error) {
 	sessions, err := c.List(ctx)
 	if err != nil {
-		return fmt.Errorf("list remote sessions: %w", err)
+		return nil, fmt.Errorf("list remote sessions: %w", err)
 	}
 	have := map[string]ptyclient.SessionInfo{}
 	for _, s := range sessions {
@@ -403,8 +410,9 @@ func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Cl
 	}
 	terms, err := h.store.ListTerminals(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var lost []lostRemote
 	for _, t := range terms {
 		if t.Host != e.name || t.Status != api.StatusRunning {
 			continue
@@ -423,18 +431,9 @@ func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Cl
 		default:
 			// The binding ends first, as in the local reconcile: whoever
 			// sees the terminal ended sees its binding ended too.
-			now := time.Now()
-			h.endBindings(ctx, []string{t.ID}, now, nil)
-			changed, err := h.store.MarkTerminalEnded(ctx, t.ID, api.StatusLost, nil, "", now)
-			if err != nil {
-				h.log.Warn("mark lost remote terminal", "terminal", t.ID, "err", err)
-				continue
-			}
-			if changed {
-				h.log.Warn("remote daemon no longer has terminal; it ended there", "host", e.name, "terminal", t.ID)
-				if a, err := h.Terminal(ctx, t.ID); err == nil {
-					h.events.publish(Event{Kind: api.EventTerminal, Data: a})
-				}
+			h.endBindings(ctx, []string{t.ID}, time.Now(), nil)
+			if l, ok := h.markLostRemote(ctx, e, c, t); ok {
+				lost = append(lost, l)
 			}
 		}
 	}
@@ -446,7 +445,139 @@ func (h *Host) reconcileRemote(ctx context.Context, e *remoteEP, c *ptyclient.Cl
 			}
 		}
 	}
+	return lost, nil
+}
+
+// lostRemote is a terminal its remote daemon lost, with the end of the log
+// it left on the remote disk.
+type lostRemote struct {
+	t     store.Terminal
+	log   ptyclient.LogTail
+	ended time.Time
+}
+
+// markLostRemote reads the log a lost terminal left on the remote (the
+// daemon serves it, ptyproto.TLogTail) and marks the terminal lost, ended
+// when it last printed. ok is false when it had already ended.
+func (h *Host) markLostRemote(ctx context.Context, e *remoteEP, c *ptyclient.Client, t store.Terminal) (lostRemote, bool) {
+	lt, err := c.LogTail(ctx, t.ID, restoreTail)
+	if err != nil {
+		h.log.Warn("read scrollback of lost remote terminal", "host", e.name, "terminal", t.ID, "err", err)
+	}
+	ended := time.Now()
+	if lt.OK && lt.Mod > 0 {
+		ended = time.UnixMilli(lt.Mod) // when it last printed: the best evidence of when it died
+	}
+	changed, err := h.store.MarkTerminalEnded(ctx, t.ID, api.StatusLost, nil, "", ended)
+	if err != nil {
+		h.log.Warn("mark lost remote terminal", "host", e.name, "terminal", t.ID, "err", err)
+		return lostRemote{}, false
+	}
+	if !changed {
+		return lostRemote{}, false
+	}
+	h.log.Warn("remote daemon no longer has terminal; it ended there", "host", e.name, "terminal", t.ID, "logBytes", lt.Size)
+	if a, err := h.Terminal(ctx, t.ID); err == nil {
+		h.events.publish(Event{Kind: api.EventTerminal, Data: a})
+	}
+	return lostRemote{t: t, log: lt, ended: ended}, true
+}
+
+// restoreLostRemote restores the panes of terminals a remote daemon lost,
+// as the local reconcile does, then resumes their agents if the user asked
+// for that after a restart (agents.continueAfterRestart).
+func (h *Host) restoreLostRemote(e *remoteEP, c *ptyclient.Client, lost []lostRemote) {
+	if len(lost) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
+	defer cancel()
+	terms := make([]store.Terminal, 0, len(lost))
+	for _, l := range lost {
+		terms = append(terms, l.t)
+		if err := h.coldRespawnRemote(ctx, e, c, l); err != nil {
+			h.log.Error("cold respawn of lost remote terminal failed", "host", e.name, "terminal", l.t.ID, "err", err)
+		}
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		h.continueAfterRestart(h.ctx, terms)
+	}()
+}
+
+// coldRespawnRemote is coldRespawn for a terminal its remote daemon lost:
+// the pane's new shell runs on that host, in the same remote directory,
+// under the output the old one left in its log there and the divider.
+// Output beyond the restore budget is labelled above what is shown, never
+// silently left out.
+func (h *Host) coldRespawnRemote(ctx context.Context, e *remoteEP, c *ptyclient.Client, l lostRemote) error {
+	old, lt, ended := l.t, l.log, l.ended
+	paneID, err := h.store.PaneIDForTerminal(ctx, old.ID)
+	if err != nil || paneID == "" {
+		_ = c.RemoveLog(ctx, old.ID)
+		return nil // no pane shows it: nothing to restore into
+	}
+	skipped := lt.Size - int64(len(lt.Data))
+	preamble := func(line string) []byte {
+		p := restorePreamble(lt.Data, skipped > 0, line)
+		if skipped > 0 {
+			p = append(skippedLabel(skipped+int64(cutToLine(lt.Data)), e.name), p...)
+		}
+		return p
+	}
+	line := fmt.Sprintf("── %s at %s.", Divider, ended.Local().Format("2006-01-02 15:04:05"))
+	nt := newTerminal{host: e.name, via: c, cwd: old.Cwd, preamble: preamble(line), restoredFrom: old.ID, restoredEndedAt: &ended}
+	t, err := h.createTerminal(ctx, nt)
+	if err != nil && old.Cwd != "" && strings.Contains(err.Error(), "no such directory") {
+		// As locally: the home (there), and the pane says why.
+		h.log.Warn("directory of lost remote terminal is gone", "host", e.name, "terminal", old.ID, "cwd", old.Cwd)
+		nt.cwd = ""
+		nt.preamble = preamble(line + fmt.Sprintf(" Its directory %s is gone on %s; the new shell starts in the home there.", old.Cwd, e.name))
+		t, err = h.createTerminal(ctx, nt)
+	}
+	if err != nil {
+		return fmt.Errorf("start shell for pane %s on %s: %w", paneID, e.name, err)
+	}
+	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := layout.ReplaceTerminal(l, paneID, t.ID)
+		return l2, err
+	}); err != nil {
+		return err
+	}
+	// The new terminal's log (on the remote) now holds the old output.
+	if err := c.RemoveLog(ctx, old.ID); err != nil {
+		h.log.Warn("remove restored log on remote host", "host", e.name, "terminal", old.ID, "err", err)
+	}
+	h.log.Info("remote pane cold-respawned", "host", e.name, "pane", paneID, "lost", old.ID, "terminal", t.ID, "restoredBytes", len(lt.Data), "logBytes", lt.Size)
 	return nil
+}
+
+// cutToLine is how many bytes restorePreamble drops from the front of a
+// truncated tail (up to its first line end), so the label counts them.
+func cutToLine(tail []byte) int {
+	for i, b := range tail {
+		if b == '\n' {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// skippedLabel is the dim line above a restored tail that did not hold the
+// whole log.
+func skippedLabel(n int64, host string) []byte {
+	return fmt.Appendf(nil, "\x1b[2m── %s of earlier output of this terminal on %s were beyond the restore budget (%d KiB) and are not shown\x1b[0m\r\n", humanBytes(n), host, restoreTail>>10)
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 10<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 10<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // hostOf is the host a terminal runs on (” for this machine).

@@ -24,6 +24,10 @@ type newTerminal struct {
 	env             []string // added to the terminal's environment
 	beforeStart     func(terminalID string)
 	host            string // a remote host's name; '' is this machine
+	// via: the remote host's daemon connection to open it on, when the
+	// caller holds one the link does not offer yet (a reconcile restoring
+	// the panes of lost terminals before anyone else may use the link).
+	via *ptyclient.Client
 }
 
 // createTerminal records a terminal and starts it in the daemon. The row is
@@ -39,11 +43,13 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 		}
 		// A new terminal may wait for a link that is coming up (the first
 		// connect bootstraps the remote), not for one that is down.
-		wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		c, err = ep.wait(wctx)
-		cancel()
-		if err != nil {
-			return store.Terminal{}, err
+		if c = n.via; c == nil {
+			wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+			c, err = ep.wait(wctx)
+			cancel()
+			if err != nil {
+				return store.Terminal{}, err
+			}
 		}
 		ep.mu.Lock()
 		if n.cwd == "" {

@@ -424,3 +424,28 @@ func (c *Client) Facts(ctx context.Context, login bool, paths []string) (*Facts,
 	}
 	return f.Header.Facts, nil
 }
+// LogTail is the end of the scrollback log a session left on the daemon's
+// disk when the daemon no longer holds it (see ptyproto.TLogTail): at most
+// max bytes, size the whole log's, mod its last write (unix ms); ok is
+// false when there is no log.
+type LogTail struct {
+	Data []byte
+	Size int64
+	Mod  int64
+	OK   bool
+}
+
+// LogTail reads a dead session's log from the daemon's disk.
+func (c *Client) LogTail(ctx context.Context, id string, max int64) (LogTail, error) {
+	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TLogTail, Session: id, Bytes: max}, nil)
+	if err != nil {
+		return LogTail{}, err
+	}
+	return LogTail{Data: f.Payload, Size: f.Header.Bytes, Mod: f.Header.Mod, OK: f.Header.Log}, nil
+}
+
+// RemoveLog deletes a dead session's log from the daemon's disk.
+func (c *Client) RemoveLog(ctx context.Context, id string) error {
+	_, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TLogRemove, Session: id}, nil)
+	return err
+}

@@ -188,6 +188,16 @@ func (c *client) handle(f *ptyproto.Frame) {
 		if ss, err := s.session(h.Session); err == nil {
 			ss.ack(c, h.Bytes)
 		}
+	case ptyproto.TLogTail:
+		r, tail, err := s.logTail(h.Session, h.Bytes)
+		if err != nil {
+			c.reply(h.Req, nil, err)
+			return
+		}
+		r.Req = h.Req
+		c.sendCtrl(r, tail)
+	case ptyproto.TLogRemove:
+		c.reply(h.Req, nil, s.logRemove(h.Session))
 	default:
 		ss, err := s.session(h.Session)
 		if err != nil {

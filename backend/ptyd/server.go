@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/ptyproto"
+	"github.com/reprise-dev/reprise/backend/scrollback"
 )
 
 // Config holds the daemon's knobs. Zero values take the defaults.
@@ -215,4 +216,54 @@ func (s *Server) SessionCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.sessions)
+}
+
+// errLogOfLiveSession refuses the log requests for a session the daemon
+// holds: its output comes through subscribe, and its log is still written.
+var errLogOfLiveSession = errors.New("the session is held by this daemon; subscribe to it instead")
+
+// logTail answers TLogTail: the end of the scrollback log a session left
+// on disk when it is not one of this daemon's sessions (a killed daemon's,
+// a rebooted machine's), at most limit bytes and the replay budget.
+func (s *Server) logTail(id string, limit int64) (*ptyproto.Header, []byte, error) {
+	if s.cfg.ScrollbackDir == "" {
+		return nil, nil, errors.New("logtail: this daemon keeps no scrollback logs")
+	}
+	if _, _, err := scrollback.Paths(s.cfg.ScrollbackDir, id); err != nil {
+		return nil, nil, fmt.Errorf("logtail: %w", err)
+	}
+	if _, err := s.session(id); err == nil {
+		return nil, nil, fmt.Errorf("logtail %s: %w", id, errLogOfLiveSession)
+	}
+	budget := min(int64(s.cfg.ReplaySize), int64(ptyproto.MaxPayload))
+	if limit <= 0 || limit > budget {
+		limit = budget
+	}
+	tail, mod, ok, err := scrollback.Tail(s.cfg.ScrollbackDir, id, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("logtail %s: %w", id, err)
+	}
+	h := &ptyproto.Header{Type: ptyproto.TLogTail, Session: id, Log: ok, Mod: mod}
+	if ok {
+		// At least what was read: the log may have grown in between only
+		// if something writes it, and nothing of this daemon does.
+		h.Bytes = max(scrollback.Size(s.cfg.ScrollbackDir, id), int64(len(tail)))
+	}
+	s.log.Info("served the log of a session this daemon does not hold", "session", id, "found", ok, "bytes", len(tail), "size", h.Bytes)
+	return h, tail, nil
+}
+
+// logRemove answers TLogRemove: the log of a session this daemon does not
+// hold is deleted (the host restored it into a new session).
+func (s *Server) logRemove(id string) error {
+	if s.cfg.ScrollbackDir == "" {
+		return nil
+	}
+	if _, _, err := scrollback.Paths(s.cfg.ScrollbackDir, id); err != nil {
+		return fmt.Errorf("logrm: %w", err)
+	}
+	if _, err := s.session(id); err == nil {
+		return fmt.Errorf("logrm %s: %w", id, errLogOfLiveSession)
+	}
+	return scrollback.Remove(s.cfg.ScrollbackDir, id)
 }

@@ -60,6 +60,17 @@ const (
 	// a login shell there starts with; paths: whether each exists (stat
 	// only, never opened). docs/wire.md "Daemon facts".
 	TFacts = "facts"
+	// TLogTail reads the scrollback log a session left on the daemon's disk
+	// when it is no longer one of the daemon's sessions (its daemon was
+	// killed, the machine rebooted): c→d {req, session, n: at most n bytes}
+	// → d→c {req, session, log: a log exists, n: the log's whole size, mod:
+	// its last write in unix ms}; payload = the last bytes of the log, at
+	// most n and the daemon's replay budget. A host on another machine
+	// restores a lost remote pane from it.
+	TLogTail = "logtail"
+	// TLogRemove deletes such a log once the host has restored it
+	// elsewhere: c→d {req, session} → TOK.
+	TLogRemove = "logrm"
 )
 
 // Limits of a facts request: what one request may ask, so a hostile or
@@ -101,6 +112,8 @@ type Header struct {
 	// was overwritten in the replay ring.
 	Resume bool  `json:"resume,omitempty"`
 	Offset int64 `json:"off,omitempty"`
+	// Mod, on logtail: when the log was last written (unix ms).
+	Mod int64 `json:"mod,omitempty"`
 
 	Info     *SessionInfo  `json:"info,omitempty"`
 	Sessions []SessionInfo `json:"sessions,omitempty"`

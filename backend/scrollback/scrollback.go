@@ -338,3 +338,20 @@ func LastLines(p []byte, n int) []byte {
 	}
 	return p
 }
+
+// Size is how many bytes a terminal's log holds (previous file plus
+// current); 0 when it has none. With Tail it tells how much of the log a
+// bounded tail left out.
+func Size(dir, id string) int64 {
+	cur, prev, err := Paths(dir, id)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, p := range []string{cur, prev} {
+		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+			n += st.Size()
+		}
+	}
+	return n
+}
