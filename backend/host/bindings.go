@@ -48,8 +48,15 @@ func (h *Host) applyBindingIf(ctx context.Context, terminalID string, in binding
 // its activity there, so the pushed agent state includes it).
 func (h *Host) applyBindingThen(ctx context.Context, terminalID string, in bindings.Input, guard func(cur *bindings.Binding) bool,
 	stored func(b bindings.Binding, changed bool)) (bindings.Binding, bool, error) {
+	return h.applyBindingMarked(ctx, terminalID, in, guard, nil, stored)
+}
+
+// applyBindingMarked is applyBindingThen for a relayed hook record: mark
+// is stored in the binding change's own transaction (store.ApplyBindingMarked).
+func (h *Host) applyBindingMarked(ctx context.Context, terminalID string, in bindings.Input, guard func(cur *bindings.Binding) bool,
+	mark *store.RelayMark, stored func(b bindings.Binding, changed bool)) (bindings.Binding, bool, error) {
 	var outcome bindings.Outcome
-	b, changed, err := h.store.ApplyBinding(ctx, terminalID, func(cur *bindings.Binding) (bindings.Binding, bool) {
+	b, changed, err := h.store.ApplyBindingMarked(ctx, terminalID, mark, func(cur *bindings.Binding) (bindings.Binding, bool) {
 		if guard != nil && !guard(cur) {
 			return bindings.Binding{}, false
 		}
@@ -301,11 +308,21 @@ func transcriptOf(rec HookRecord, b bindings.Binding) (string, bool) {
 
 // handleHook applies one hook event to its terminal's binding.
 func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
+	return h.handleHookMarked(ctx, rec, nil)
+}
+
+// handleHookMarked is handleHook for a record relayed from a remote inbox:
+// mark is written with the binding change, or, when the binding does not
+// change, after the record's other effects.
+func (h *Host) handleHookMarked(ctx context.Context, rec HookRecord, mark *store.RelayMark) error {
 	in, ok := hookInput(rec)
 	if !ok {
+		if mark != nil {
+			return h.store.MarkRelayed(ctx, *mark)
+		}
 		return nil
 	}
-	b, _, err := h.applyBindingThen(ctx, rec.TerminalID, in, nil, func(b bindings.Binding, changed bool) {
+	b, changed, err := h.applyBindingMarked(ctx, rec.TerminalID, in, nil, mark, func(b bindings.Binding, changed bool) {
 		// Before the binding is published: Sessions reloads on it.
 		if p := rec.Event.Prompt; p != "" && b.SessionID != "" && b.AgentID != "" {
 			if err := h.store.SetFirstPrompt(ctx, b.AgentID, b.SessionID, p); err != nil {
@@ -323,6 +340,9 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 		}
 	}
 	h.noteOutcome(ctx, b, rec.Event)
+	if mark != nil && !changed {
+		return h.store.MarkRelayed(ctx, *mark)
+	}
 	return nil
 }
 

@@ -42,7 +42,6 @@ type remoteEP struct {
 	home   string
 	rhome  string // the remote Reprise home, absolute ("" if the probe could not tell)
 	probed bool   // bootstrapped by this host process
-	relay  relayState
 	kick   chan struct{}
 	// forecasted: this host's lines of the start's restore forecast carry
 	// its daemon's answers (supervisor goroutine only).

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/inbox"
@@ -22,41 +21,10 @@ import (
 // same path as a local hook event (handleHook), and acknowledged only
 // after that committed; the remote deletes a record only on its ack. So a
 // record survives a dropped link on the remote side, and is applied once:
-// one whose ack was lost comes again and is recognised by its name.
-
-// relayRemember bounds the names of applied records kept per host: enough
-// for every record that can be in flight when a link drops.
-const relayRemember = 4096
-
-// relayState remembers which remote records this host process applied.
-type relayState struct {
-	mu      sync.Mutex
-	applied map[string]bool
-	order   []string
-}
-
-func (r *relayState) seen(name string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.applied[name]
-}
-
-func (r *relayState) add(name string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.applied == nil {
-		r.applied = map[string]bool{}
-	}
-	if r.applied[name] {
-		return
-	}
-	r.applied[name] = true
-	r.order = append(r.order, name)
-	if len(r.order) > relayRemember {
-		delete(r.applied, r.order[0])
-		r.order = r.order[1:]
-	}
-}
+// one whose ack was lost comes again and is recognised by its name, which
+// the store wrote in the same transaction as the record's binding change
+// (store.ApplyBindingMarked): also after a host restart, it is acked and
+// not applied twice.
 
 // relayRetry is the pause before a relay that ended is started again while
 // the link stays up.
@@ -157,10 +125,6 @@ func (h *Host) applyRemoteRecord(ctx context.Context, e *remoteEP, m inbox.Relay
 	if m.Name == "" {
 		return inbox.RelayReply{}, errors.New("remote inbox relay: a record without a name")
 	}
-	if e.relay.seen(m.Name) {
-		// Applied before its ack was lost with the link.
-		return inbox.RelayReply{Ack: m.Name}, nil
-	}
 	var rec HookRecord
 	if err := json.Unmarshal(m.Record, &rec); err != nil || rec.TerminalID == "" {
 		h.log.Warn("malformed remote hook record set aside", "host", e.name, "record", m.Name, "err", err)
@@ -170,9 +134,19 @@ func (h *Host) applyRemoteRecord(ctx context.Context, e *remoteEP, m inbox.Relay
 		h.log.Warn("remote hook record for a terminal not on that host set aside", "host", e.name, "record", m.Name, "terminal", rec.TerminalID, "terminal_host", host)
 		return inbox.RelayReply{Reject: m.Name}, nil
 	}
+	mark := store.RelayMark{Host: e.name, Name: m.Name}
 	h.drainMu.Lock()
-	err := h.handleHook(ctx, rec)
+	applied, err := h.store.RelayApplied(ctx, mark)
+	if err == nil && !applied {
+		err = h.handleHookMarked(ctx, rec, &mark)
+	}
 	h.drainMu.Unlock()
+	if applied {
+		// Applied before its ack was lost (the link dropped, or this host
+		// stopped, in between).
+		h.log.Info("remote hook record applied before; acknowledged again", "host", e.name, "record", m.Name)
+		return inbox.RelayReply{Ack: m.Name}, nil
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		h.log.Warn("remote hook event for an unknown terminal set aside", "host", e.name, "record", m.Name, "terminal", rec.TerminalID)
 		return inbox.RelayReply{Reject: m.Name}, nil
@@ -180,7 +154,6 @@ func (h *Host) applyRemoteRecord(ctx context.Context, e *remoteEP, m inbox.Relay
 	if err != nil {
 		return inbox.RelayReply{}, err
 	}
-	e.relay.add(m.Name)
 	return inbox.RelayReply{Ack: m.Name}, nil
 }
 

@@ -58,6 +58,16 @@ func (s *Store) GetBinding(ctx context.Context, terminalID string) (bindings.Bin
 // whether anything changed. The agent session history row follows in the
 // same transaction.
 func (s *Store) ApplyBinding(ctx context.Context, terminalID string, decide func(cur *bindings.Binding) (bindings.Binding, bool)) (bindings.Binding, bool, error) {
+	return s.ApplyBindingMarked(ctx, terminalID, nil, decide)
+}
+
+// ApplyBindingMarked is ApplyBinding for a relayed hook record: when the
+// binding changes, mark (the record's host and name) is recorded in the
+// same transaction, so the change and "this record was applied" are
+// durable together (RelayApplied). An unchanged binding records nothing;
+// the caller marks the record with MarkRelayed once its other effects are
+// stored.
+func (s *Store) ApplyBindingMarked(ctx context.Context, terminalID string, mark *RelayMark, decide func(cur *bindings.Binding) (bindings.Binding, bool)) (bindings.Binding, bool, error) {
 	for attempt := 0; attempt < 20; attempt++ {
 		var cur *bindings.Binding
 		var r bindingRow
@@ -97,7 +107,13 @@ func (s *Store) ApplyBinding(ctx context.Context, terminalID string, decide func
 					return ErrConflict
 				}
 			}
-			return recordSession(tx, next)
+			if err := recordSession(tx, next); err != nil {
+				return err
+			}
+			if mark != nil {
+				return markRelayed(tx, *mark)
+			}
+			return nil
 		})
 		if errors.Is(err, ErrConflict) {
 			var fk bool

@@ -33,6 +33,7 @@ var migrations = []migration{
 	{Version: 7, Name: "binding activity", Up: migrate7},
 	{Version: 8, Name: "remote hosts, terminal host", Up: migrate8},
 	{Version: 9, Name: "agent session first prompt", Up: migrate9},
+	{Version: 10, Name: "relayed hook records", Up: migrate10},
 }
 
 // schemaMigration records an applied migration.
