@@ -249,7 +249,7 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 	drain.Flags().BoolVar(&drainStdio, "stdio", false, "speak the relay protocol on stdin/stdout (docs/wire.md)")
 	inboxCmd.AddCommand(drain)
 	root.AddCommand(inboxCmd)
-	root.AddCommand(hostsCommand(&home, env))
+	root.AddCommand(hostsCommand(&home, env), hooksCommand(env))
 
 	var listen, shell, tokenFile string
 	serve := &cobra.Command{

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -630,6 +631,22 @@ func (h *Host) remoteTerminalEnv(e *remoteEP, id string) []string {
 	return env
 }
 
+// installRemoteHooks runs `reprise hooks install` on the remote host for
+// an agent that keeps its hooks in its own config files (Codex, Gemini,
+// …). A failure is logged, as for a local launch: the agent still runs,
+// with the launch wrapper's exit status as its only report.
+func (h *Host) installRemoteHooks(ctx context.Context, e *remoteEP, agentID, rexe, rhome string) {
+	cmd := "REPRISE_HOME=" + shellquote.Quote(rhome) + " " + shellquote.Quote(rexe) + " hooks install --agent " + shellquote.Quote(agentID) + " --exe " + shellquote.Quote(rexe)
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	out, err := e.target.Run(wctx, cmd, nil)
+	cancel()
+	if err != nil {
+		h.log.Warn("install hooks on remote host for launch", "host", e.name, "agent", agentID, "err", err)
+		return
+	}
+	h.log.Info("installed Reprise hooks on remote host", "host", e.name, "agent", agentID, "said", strings.TrimSpace(string(out)))
+}
+
 // KickRemote retries a disconnected host's link now instead of at the end
 // of its backoff (the network came back).
 func (h *Host) KickRemote(name string) {
@@ -652,8 +669,9 @@ func (h *Host) KickRemote(name string) {
 // judged by the same truth table. Claude gets Reprise's hooks through the
 // per-launch settings file, written on the remote with the remote binary as
 // the hook command; its events go to the remote inbox, which the host
-// relays (remote_inbox.go). Other agents get no hooks there yet
-// (docs/remote.md).
+// relays (remote_inbox.go). Agents that keep hooks in their own config
+// files (Codex, Gemini, …) get them installed in the remote user's config
+// by the remote binary (installRemoteHooks).
 func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest) (api.CreateAgentResult, error) {
 	c, err := h.store.GetAgentConfig(ctx, req.Agent)
 	if err != nil {
@@ -692,7 +710,15 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 		if err != nil {
 			return api.CreateAgentResult{}, fmt.Errorf("write claude hook settings: %w", err)
 		}
-		cfg = launchConfig(c, rhome)
+	}
+	if c.ID != "claude" && c.Tracking == "hooks" && rhome != "" && slices.Contains(install.Supported(), c.ID) {
+		// As locally, agents configured through their own files get
+		// Reprise's hooks there — in the remote user's config, merged by
+		// the remote binary (the same code), calling the remote binary.
+		h.installRemoteHooks(ctx, e, c.ID, rexe, rhome)
+	}
+	if rhome != "" {
+		cfg = launchConfig(c, rhome) // Claude's settings file, Codex's hook trust
 	}
 	l, err := catalog.Build(cfg, lr)
 	if err != nil {

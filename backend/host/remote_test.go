@@ -23,13 +23,24 @@ import (
 // the same Unix user, a Reprise home of its own on the "remote" side.
 func remoteHost(t *testing.T) (*Host, *testenv.SSHD, string) {
 	t.Helper()
+	return remoteHostEnv(t, nil)
+}
+
+// remoteHostEnv is remoteHost with more variables for the remote sessions
+// (" NAME=value…", given the remote home).
+func remoteHostEnv(t *testing.T, extra func(rh string) string) (*Host, *testenv.SSHD, string) {
+	t.Helper()
 	rh, err := os.MkdirTemp("", "rr")
 	if err != nil {
 		t.Fatal(err)
 	}
+	more := ""
+	if extra != nil {
+		more = extra(rh)
+	}
 	// The fake agents on the remote PATH, keeping their state in the
 	// remote home rather than the test user's own ~/.claude.
-	s := testenv.StartSSHD(t, "SetEnv PATH="+fakeBin+":/usr/bin:/bin CLAUDE_CONFIG_DIR="+filepath.Join(rh, "claude-config")+" CODEX_HOME="+filepath.Join(rh, "codex-home"))
+	s := testenv.StartSSHD(t, "SetEnv PATH="+fakeBin+":/usr/bin:/bin CLAUDE_CONFIG_DIR="+filepath.Join(rh, "claude-config")+" CODEX_HOME="+filepath.Join(rh, "codex-home")+more)
 	t.Cleanup(func() {
 		testenv.StopInstance(rh)
 		os.RemoveAll(rh)

@@ -1,0 +1,132 @@
+package host
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/bindings"
+)
+
+// writeUserConfig writes a user's own agent config (with a hook of their
+// own) and returns its bytes.
+func writeUserConfig(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return content
+}
+
+// A Codex on the remote host gets Reprise's hooks in the remote user's
+// hooks.json — merged there by the remote binary, the user's own hook kept
+// byte for byte, calling the remote binary — and its hook events reach
+// this host: the binding learns the session id Codex reports (it has none
+// before its first hook), the turn's Stop arrives, and a clean /exit ends
+// the binding detached (no banner).
+func TestRemoteCodexHooksReachHost(t *testing.T) {
+	h, _, rh := remoteHost(t)
+	ctx := context.Background()
+	work := filepath.Join(rh, "work")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(rh, "mine.log")
+	userEntry := `{"hooks": [{"type": "command", "command": "echo mine >> ` + mine + `"}]}`
+	hooksPath := filepath.Join(rh, "codex-home", "hooks.json")
+	writeUserConfig(t, hooksPath, "{\n  \"hooks\": {\"Stop\": ["+userEntry+"]}\n}\n")
+
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "codex", Prompt: "remember PEAR-3", Host: "box", Cwd: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(hooksPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rexe := filepath.Join(rh, "bin", "reprise")
+	if !strings.Contains(string(got), "'"+rexe+"' hook codex SessionStart") {
+		t.Fatalf("the remote hooks.json does not call the remote binary %s:\n%s", rexe, got)
+	}
+	if !strings.HasPrefix(string(got), "{\n  \"hooks\": {\"Stop\": ["+userEntry) {
+		t.Fatalf("the user's own hooks.json was not kept byte for byte:\n%s", got)
+	}
+
+	v := h.NewViewer()
+	defer v.Close()
+	scr := attach(t, v, res.TerminalID)
+	waitUntil(t, "codex's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember PEAR-3") })
+	var b bindings.Binding
+	defer func() {
+		if t.Failed() {
+			t.Logf("screen: %q\nbinding: %+v", scr.String(), remoteBinding(t, h, res.TerminalID))
+		}
+	}()
+	waitUntil(t, "the remote codex's hooks at the host", 30*time.Second, func() bool {
+		b = remoteBinding(t, h, res.TerminalID)
+		return b.SessionID != "" && b.Prompted && b.LastEvent == bindings.KindStop
+	})
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("the user's own Stop hook did not run beside Reprise's: %v", err)
+	}
+	if err := v.Input(ctx, res.TerminalID, []byte("/exit\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the clean exit at the host", 30*time.Second, func() bool {
+		b = remoteBinding(t, h, res.TerminalID)
+		return b.EndReason == bindings.Detached && b.ExitStatus != nil
+	})
+	ab, err := h.Binding(ctx, res.TerminalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *b.ExitStatus != 0 || ab.Candidate {
+		t.Fatalf("binding after codex's /exit: %+v (candidate %v); want detached, exit 0, no banner", b, ab.Candidate)
+	}
+	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
+}
+
+// Gemini's hooks go into the remote user's ~/.gemini/settings.json (their
+// HOME there), merged by the remote binary: the user's settings and own
+// hook kept byte for byte, Reprise's calling the remote binary. (No fake
+// Gemini exists to fire them; the events path is Codex's and Claude's.)
+func TestRemoteGeminiHooksInstalledThere(t *testing.T) {
+	var userHome string
+	h, _, rh := remoteHostEnv(t, func(rh string) string {
+		userHome = filepath.Join(rh, "user-home")
+		return " HOME=" + userHome
+	})
+	ctx := context.Background()
+	settings := filepath.Join(userHome, ".gemini", "settings.json")
+	orig := "{\n  \"theme\": \"GitHub\", // mine\n  \"hooks\": {\n    \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}],\n  },\n}\n"
+	writeUserConfig(t, settings, orig)
+	if _, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "gemini", Prompt: "hi", Host: "box", Cwd: userHome}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rexe := filepath.Join(rh, "bin", "reprise")
+	if !strings.Contains(string(got), "'"+rexe+"' hook gemini SessionStart") {
+		t.Fatalf("the remote settings.json does not call the remote binary %s:\n%s", rexe, got)
+	}
+	for _, keep := range []string{"\"theme\": \"GitHub\", // mine", "{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}"} {
+		if !strings.Contains(string(got), keep) {
+			t.Fatalf("the user's own %q was not kept byte for byte:\n%s", keep, got)
+		}
+	}
+	// The local user's config is not touched.
+	if home, _ := os.UserHomeDir(); home != "" && home != userHome {
+		if b, err := os.ReadFile(filepath.Join(home, ".gemini", "settings.json")); err == nil && strings.Contains(string(b), rexe) {
+			t.Fatalf("the remote install wrote into this machine's ~/.gemini")
+		}
+	}
+}
