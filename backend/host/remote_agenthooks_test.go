@@ -12,6 +12,22 @@ import (
 	"github.com/reprise-dev/reprise/backend/bindings"
 )
 
+// shellAnswers waits until the shell in a terminal runs a command: its
+// login profile has finished. A test ends by killing the remote home's
+// processes with SIGKILL, and a login shell killed inside its profile may
+// leave a lock behind (pyenv's rehash lock made every later login shell on
+// the machine wait 60 s).
+func shellAnswers(t *testing.T, v *Viewer, id string, s *screen) {
+	t.Helper()
+	if s == nil {
+		s = attach(t, v, id)
+	}
+	if err := v.Input(context.Background(), id, []byte("echo RDY-$((40+2))\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the shell to answer", 90*time.Second, func() bool { return strings.Contains(s.String(), "RDY-42") })
+}
+
 // writeUserConfig writes a user's own agent config (with a hook of their
 // own) and returns its bytes.
 func writeUserConfig(t *testing.T, path, content string) string {
@@ -91,6 +107,7 @@ func TestRemoteCodexHooksReachHost(t *testing.T) {
 		t.Fatalf("binding after codex's /exit: %+v (candidate %v); want detached, exit 0, no banner", b, ab.Candidate)
 	}
 	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
+	shellAnswers(t, v, res.TerminalID, scr) // the pane fell back to the remote login shell
 }
 
 // Gemini's hooks go into the remote user's ~/.gemini/settings.json (their
@@ -107,9 +124,13 @@ func TestRemoteGeminiHooksInstalledThere(t *testing.T) {
 	settings := filepath.Join(userHome, ".gemini", "settings.json")
 	orig := "{\n  \"theme\": \"GitHub\", // mine\n  \"hooks\": {\n    \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}],\n  },\n}\n"
 	writeUserConfig(t, settings, orig)
-	if _, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "gemini", Prompt: "hi", Host: "box", Cwd: userHome}); err != nil {
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "gemini", Prompt: "hi", Host: "box", Cwd: userHome})
+	if err != nil {
 		t.Fatal(err)
 	}
+	v := h.NewViewer()
+	defer v.Close()
+	defer shellAnswers(t, v, res.TerminalID, nil) // no gemini there: the pane is the remote login shell
 	got, err := os.ReadFile(settings)
 	if err != nil {
 		t.Fatal(err)

@@ -141,6 +141,9 @@ func testRemoteLostComesBack(t *testing.T, reboot bool) {
 		t.Fatalf("the restored tail holds the start of a 700 kB output: the budget was not applied")
 	}
 
+	shellAnswers(t, v, agentNew, as)
+	shellAnswers(t, v, shellNew, ss)
+
 	// Resume from the banner: on that host, in that pane, the conversation.
 	r, err := h.Resume(ctx, res.TerminalID)
 	if err != nil {
