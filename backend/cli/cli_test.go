@@ -87,6 +87,7 @@ func commands(c *cobra.Command, prefix []string) [][]string {
 var allCommands = []string{"serve", "terminals", "terminals list", "agents", "agents list", "agents create", "agents update", "agents status",
 	"agents reset", "sessions", "sessions list", "resume", "restore-check", "mcp", "ptyd", "ptyd connect", "inbox", "inbox drain", "version",
 	"hosts", "hosts add", "hosts list", "hosts remove", "hosts check",
+	"hooks", "hooks install", "hooks status",
 	"completion", "completion bash", "completion zsh", "completion fish", "completion powershell"}
 
 func TestEveryCommandIsListed(t *testing.T) {
