@@ -13,6 +13,7 @@ import type { Attachment, OutputSink } from '../backend';
 import { shortcutFor, type Shortcut } from '../keys';
 import { canReadClipboard, openExternal, readClipboard, writeClipboard } from '../platform';
 import { FlowControl } from '../stream/flow';
+import { WriteFeeder } from '../stream/feeder';
 import { InputGate } from '../stream/gate';
 import type { GateState } from '../stream/gate';
 import { InputBatcher } from '../stream/input';
@@ -140,6 +141,8 @@ export class TerminalView {
   private readonly cleanups: (() => void)[] = [];
   private attachment: Attachment | null = null;
   private flow: FlowControl | null = null;
+  /** Output goes to xterm through this, in slices of a short parse budget (stream/feeder.ts). */
+  private readonly feeder: WriteFeeder;
   /** Bumped on every attach so late callbacks of an older attach do nothing. */
   private attachSeq = 0;
   private readonly input: InputBatcher;
@@ -185,6 +188,7 @@ export class TerminalView {
       // echo by a frame or more (blink.ts). applyBlink gives it to xterm under WebGL only.
       cursorBlink: false,
     });
+    this.feeder = new WriteFeeder(this.term);
     this.input = new InputBatcher({ send: (p) => this.send(p) });
     this.element = document.createElement('div');
     this.element.className = 'terminal-view';
@@ -564,6 +568,7 @@ export class TerminalView {
     this.visibility?.disconnect();
     this.webgl?.dispose();
     this.webgl = null;
+    this.feeder.dispose();
     // Disposes the remaining addons too.
     this.term.dispose();
     this.element.remove();
@@ -621,11 +626,16 @@ export class TerminalView {
       }
       this.totals.written += n;
       this.blinker.poke();
-      this.term.write(payload, () => {
-        this.totals.rendered += n;
-        flow.onRendered(n);
-        maybeUpgrade();
-      });
+      // The RIS and the replay gathered with it are parsed in one go (no frame in between).
+      this.feeder.push(
+        payload,
+        (k) => {
+          this.totals.rendered += k;
+          flow.onRendered(k);
+          maybeUpgrade();
+        },
+        extra > 0 ? { uncounted: extra, whole: true } : undefined,
+      );
     };
     // The replay's first frames, gathered while the old screen still shows:
     // the RIS and they go to xterm as one chunk, which it parses in one go,

@@ -1,0 +1,191 @@
+// Feeds one xterm.js terminal its output in slices sized to a short parse budget.
+//
+// xterm.js parses what it is given in one go per write() call and only checks its 12 ms slice
+// between calls; the socket worker merges a flood into chunks of up to 256 KiB, which on a busy
+// machine is 50–100 ms of parsing in one main-thread task. Nothing else runs meanwhile: not the
+// neighbouring pane's echo, not the keydown of a Ctrl+C, not the acknowledgements that keep the
+// host sending. So output is handed to xterm here at most one slice at a time (a view, no
+// copy), the next slice from the last one's write callback, and once a task has parsed for
+// TASK_BUDGET_MS the rest waits for a task of its own. A slice holds about SLICE_MS of this
+// terminal's measured parse rate. Acknowledgements follow each slice, so the host refills the
+// window while the rest of a big chunk is still being parsed.
+//
+// Bytes are never reordered or dropped: one queue, in push order, sliced front to back.
+
+/** The part of xterm's Terminal this uses. */
+export interface WriteTarget {
+  write(data: Uint8Array, callback: () => void): void;
+}
+
+/** Parse time one slice aims at (ms). */
+export const SLICE_MS = 2;
+/** Parse time after which a task stops feeding and yields to other tasks (ms). */
+export const TASK_BUDGET_MS = 4;
+export const MIN_SLICE = 4 * 1024;
+export const MAX_SLICE = 256 * 1024;
+/** The first slice size, before a rate has been measured (SLICE_MS at 4 MB/s). */
+export const INITIAL_SLICE = 8 * 1024;
+
+export interface FeederOptions {
+  now?: () => number;
+  /** Runs fn in a later task. */
+  defer?: (fn: () => void) => void;
+  /** Marks the end of the current task (a microtask runs once the task's script is done). */
+  endOfTask?: (fn: () => void) => void;
+}
+
+interface Item {
+  data: Uint8Array;
+  off: number;
+  /** Leading bytes not reported to onParsed (a prefix the caller added, like a RIS). */
+  uncounted: number;
+  /** Written to xterm in one call, never sliced (parsed without a frame drawn in between). */
+  whole: boolean;
+  onParsed: (n: number) => void;
+}
+
+const defaultDefer = (() => {
+  // A MessageChannel task: unlike a nested setTimeout, it is never clamped to 4 ms.
+  if (typeof MessageChannel === 'undefined') return (fn: () => void) => void setTimeout(fn, 0);
+  const ch = new MessageChannel();
+  const q: (() => void)[] = [];
+  ch.port1.onmessage = () => {
+    const fn = q.shift();
+    if (fn) fn();
+  };
+  return (fn: () => void) => {
+    q.push(fn);
+    ch.port2.postMessage(0);
+  };
+})();
+
+// One task's parse time is shared by every terminal of the page (they all run on its main thread).
+let taskStart: number | null = null;
+let taskSeq = 0;
+
+export class WriteFeeder {
+  private readonly queue: Item[] = [];
+  /** A slice is in xterm (written, its callback not yet run). */
+  private busy = false;
+  private deferred = false;
+  private disposed = false;
+  private slice = INITIAL_SLICE;
+  /** When the last slice's callback ran, to time the next one parsed in the same task. */
+  private lastDone = 0;
+  private lastTask = -1;
+  private readonly now: () => number;
+  private readonly defer: (fn: () => void) => void;
+  private readonly endOfTask: (fn: () => void) => void;
+
+  constructor(
+    private readonly term: WriteTarget,
+    opts: FeederOptions = {},
+  ) {
+    this.now = opts.now ?? (() => performance.now());
+    this.defer = opts.defer ?? defaultDefer;
+    this.endOfTask = opts.endOfTask ?? ((fn) => queueMicrotask(fn));
+  }
+
+  /** Bytes queued here, not yet handed to xterm. */
+  get queued(): number {
+    let n = 0;
+    for (const it of this.queue) n += it.data.byteLength - it.off;
+    return n;
+  }
+
+  /** The current slice size (bytes). */
+  get sliceBytes(): number {
+    return this.slice;
+  }
+
+  /**
+   * Queues data for xterm; onParsed(n) runs as each part of it is parsed, with the part's size
+   * (the first `uncounted` bytes excluded). whole: hand it to xterm in one write.
+   */
+  push(data: Uint8Array, onParsed: (n: number) => void, opts: { uncounted?: number; whole?: boolean } = {}): void {
+    if (this.disposed || data.byteLength === 0) return;
+    this.queue.push({ data, off: 0, uncounted: opts.uncounted ?? 0, whole: opts.whole ?? false, onParsed });
+    // Idle: written at once, in this task (xterm parses a keystroke's echo synchronously).
+    if (!this.busy && !this.deferred) this.pump(false);
+  }
+
+  /** Drops what is queued (the terminal is going away). */
+  dispose(): void {
+    this.disposed = true;
+    this.queue.length = 0;
+  }
+
+  /** When the current task started feeding (the first call in it). */
+  private markTask(t: number): number {
+    if (taskStart === null) {
+      taskStart = t;
+      taskSeq++;
+      this.endOfTask(() => {
+        taskStart = null;
+      });
+    }
+    return taskStart;
+  }
+
+  /** inParse: called from xterm's write callback (inside its parse loop). */
+  private pump(inParse: boolean): void {
+    if (this.disposed || this.busy) return;
+    const it = this.queue[0];
+    if (!it) return;
+    if (inParse) {
+      const t = this.now();
+      const start = this.markTask(t);
+      if (t - start >= TASK_BUDGET_MS) {
+        // This task has parsed enough: the rest in a task of its own, after whatever waits.
+        this.deferred = true;
+        this.defer(() => {
+          this.deferred = false;
+          this.pump(false);
+        });
+        return;
+      }
+    }
+    const len = it.data.byteLength - it.off;
+    const n = it.whole ? len : Math.min(len, this.slice);
+    const part = it.off === 0 && n === len ? it.data : it.data.subarray(it.off, it.off + n);
+    const counted = Math.max(0, n - Math.max(0, it.uncounted - it.off));
+    it.off += n;
+    if (it.off >= it.data.byteLength) this.queue.shift();
+    this.busy = true;
+    const wroteIn = inParse ? taskSeq : -1;
+    this.term.write(part, () => {
+      this.measure(n, wroteIn);
+      // Still busy while onParsed runs: a push from it only queues. An exception must not
+      // reach xterm: thrown from a write callback, it stops xterm's write queue for good.
+      try {
+        if (counted > 0) it.onParsed(counted);
+      } catch (err) {
+        console.error('reprise: output callback failed', err);
+      }
+      this.busy = false;
+      this.pump(true);
+    });
+  }
+
+  /**
+   * Learns the parse rate from two callbacks in one task (the second slice's parse time). A
+   * slice written inside xterm's parse loop but parsed in a later task means xterm's own 12 ms
+   * ran out first: slices are far too big for the budget, so halve them.
+   */
+  private measure(n: number, wroteIn: number): void {
+    const t = this.now();
+    this.markTask(t);
+    const task = taskSeq;
+    if (wroteIn >= 0 && wroteIn !== task) {
+      this.slice = Math.max(MIN_SLICE, Math.round(this.slice / 2));
+    } else if (this.lastTask === task && n >= MIN_SLICE) {
+      const dt = t - this.lastDone;
+      if (dt > 0.05) {
+        const want = (n / dt) * SLICE_MS;
+        this.slice = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, 0.7 * this.slice + 0.3 * want)));
+      }
+    }
+    this.lastDone = t;
+    this.lastTask = task;
+  }
+}
