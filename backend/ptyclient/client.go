@@ -4,6 +4,7 @@
 package ptyclient
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -32,8 +33,11 @@ type Options struct {
 // Client is one connection to the daemon. Safe for concurrent use.
 type Client struct {
 	conn      net.Conn
+	br        *bufio.Reader
 	opts      Options
 	DaemonPID int
+	// binary: the daemon speaks ptyproto.FeatureBinary (acks go binary).
+	binary bool
 
 	wmu sync.Mutex // serialises frame writes
 
@@ -63,10 +67,12 @@ func Dial(ctx context.Context, sock string, opts Options) (*Client, error) {
 
 // NewClient performs the handshake on conn and starts reading.
 func NewClient(conn net.Conn, opts Options) (*Client, error) {
-	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, Client: opts.Name}, nil); err != nil {
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, Client: opts.Name, Features: []string{ptyproto.FeatureBinary}}, nil); err != nil {
 		return nil, fmt.Errorf("pty daemon handshake: %w", err)
 	}
-	f, err := ptyproto.ReadFrame(conn)
+	// Buffered: small frames (echoes, replies) cost one read, not two.
+	br := bufio.NewReaderSize(conn, 64<<10)
+	f, err := ptyproto.ReadFrame(br)
 	if err != nil {
 		return nil, fmt.Errorf("pty daemon handshake: %w", err)
 	}
@@ -77,7 +83,7 @@ func NewClient(conn net.Conn, opts Options) (*Client, error) {
 		return nil, errors.New(ptyproto.VersionMismatch(f.Header.Version, ptyproto.Version))
 	}
 	c := &Client{
-		conn: conn, opts: opts, DaemonPID: f.Header.PID,
+		conn: conn, br: br, opts: opts, DaemonPID: f.Header.PID, binary: f.Header.Has(ptyproto.FeatureBinary),
 		pending: map[uint64]chan *ptyproto.Frame{}, subs: map[string]*Subscription{},
 		done: make(chan struct{}),
 	}
@@ -121,7 +127,7 @@ func (c *Client) readLoop() {
 	}()
 	for {
 		var f *ptyproto.Frame
-		f, err = ptyproto.ReadFrame(c.conn)
+		f, err = ptyproto.ReadFrame(c.br)
 		if err != nil {
 			return
 		}
@@ -361,7 +367,24 @@ func (s *Subscription) Ack(n int64) error {
 	if n <= 0 {
 		return nil
 	}
+	if s.c.binary {
+		return s.c.sendAck(s.id, n)
+	}
 	return s.c.send(&ptyproto.Header{Type: ptyproto.TAck, Session: s.id, Bytes: n}, nil)
+}
+
+func (c *Client) sendAck(id string, n int64) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	select {
+	case <-c.done:
+		return ErrClosed
+	default:
+	}
+	if err := ptyproto.WriteAck(c.conn, id, n); err != nil {
+		return fmt.Errorf("send ack: %w", err)
+	}
+	return nil
 }
 
 // Unsubscribe stops the stream.

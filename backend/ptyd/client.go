@@ -1,9 +1,11 @@
 package ptyd
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 
@@ -16,7 +18,11 @@ import (
 type client struct {
 	srv  *Server
 	conn net.Conn
+	br   *bufio.Reader // reads conn (nil: unbuffered)
 	name string
+	// binary: the client's hello listed ptyproto.FeatureBinary, so output
+	// goes to it in binary frames.
+	binary bool
 
 	mu     sync.Mutex // guards the fields below
 	cond   *sync.Cond
@@ -104,7 +110,13 @@ func (c *client) writeLoop() {
 		for _, b := range ready {
 			chunk, exit, more := b.s.take(b, ptyproto.MaxChunk)
 			if len(chunk) > 0 {
-				if err := ptyproto.WriteFrame(c.conn, &ptyproto.Header{Type: ptyproto.TOutput, Session: b.s.id}, chunk); err != nil {
+				var err error
+				if c.binary {
+					err = ptyproto.WriteOutput(c.conn, b.s.id, chunk)
+				} else {
+					err = ptyproto.WriteFrame(c.conn, &ptyproto.Header{Type: ptyproto.TOutput, Session: b.s.id}, chunk)
+				}
+				if err != nil {
 					c.conn.Close()
 					return
 				}
@@ -123,8 +135,12 @@ func (c *client) writeLoop() {
 }
 
 func (c *client) readLoop() error {
+	var r io.Reader = c.conn
+	if c.br != nil {
+		r = c.br
+	}
 	for {
-		f, err := ptyproto.ReadFrame(c.conn)
+		f, err := ptyproto.ReadFrame(r)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@
 package ptyd
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -105,7 +106,9 @@ func (s *Server) ServeConn(conn net.Conn) {
 		}
 		conn.Close()
 	}()
-	f, err := ptyproto.ReadFrame(conn)
+	// Buffered: a flood's acks and keystrokes are small frames, two reads each unbuffered.
+	br := bufio.NewReaderSize(conn, 64<<10)
+	f, err := ptyproto.ReadFrame(br)
 	if err != nil {
 		s.log.Warn("handshake read failed", "err", err)
 		return
@@ -120,10 +123,12 @@ func (s *Server) ServeConn(conn net.Conn) {
 		_ = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TError, Version: ptyproto.Version, Error: msg}, nil)
 		return
 	}
-	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid()}, nil); err != nil {
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: []string{ptyproto.FeatureBinary}}, nil); err != nil {
 		return
 	}
 	c := newClient(s, conn, f.Header.Client)
+	c.br = br
+	c.binary = f.Header.Has(ptyproto.FeatureBinary)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

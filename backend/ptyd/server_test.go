@@ -3,7 +3,9 @@ package ptyd
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -527,5 +529,72 @@ func TestSlowSubscriberGetsSmallWindow(t *testing.T) {
 	fs.mu.Unlock()
 	if w < 512<<10 {
 		t.Fatalf("fast subscriber's window %d; it should stay near HighWater", w)
+	}
+}
+
+// A client whose hello lists ptyproto.FeatureBinary gets its output (and
+// may send its acks) as binary frames; one whose hello predates the feature
+// (an older host) gets JSON frames as before. Both see the same bytes.
+func TestOutputFramesFollowTheClientsHello(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "opener"})
+	open(t, c, "t_feat", "/bin/sh")
+	for _, tc := range []struct {
+		name     string
+		features []string
+		binary   bool
+	}{{"older client", nil, false}, {"binary client", []string{ptyproto.FeatureBinary}, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := net.Dial("unix", sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, Client: tc.name, Features: tc.features}, nil); err != nil {
+				t.Fatal(err)
+			}
+			f, err := ptyproto.ReadFrame(conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !f.Header.Has(ptyproto.FeatureBinary) {
+				t.Fatalf("the daemon's hello lacks %s: %+v", ptyproto.FeatureBinary, f.Header)
+			}
+			if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TSubscribe, Req: 1, Session: "t_feat"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TInput, Session: "t_feat"}, []byte("echo fe''at-$((6*7))\n")); err != nil {
+				t.Fatal(err)
+			}
+			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			var got bytes.Buffer
+			var pre [8]byte
+			for !strings.Contains(got.String(), "feat-42") {
+				// The frame's form, from its length prefix: a header length of 0 is binary.
+				if _, err := io.ReadFull(conn, pre[:]); err != nil {
+					t.Fatalf("after %q: %v", got.String(), err)
+				}
+				f, err := ptyproto.ReadFrame(io.MultiReader(bytes.NewReader(pre[:]), conn))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Header.Type != ptyproto.TOutput {
+					continue
+				}
+				if isBin := binary.BigEndian.Uint32(pre[0:4]) == 0; isBin != tc.binary {
+					t.Fatalf("output frame binary=%v, want %v", isBin, tc.binary)
+				}
+				got.Write(f.Payload)
+				// Acks in the form the client speaks; the daemon takes both.
+				if tc.binary {
+					err = ptyproto.WriteAck(conn, "t_feat", int64(len(f.Payload)))
+				} else {
+					err = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TAck, Session: "t_feat", Bytes: int64(len(f.Payload))}, nil)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
 	}
 }

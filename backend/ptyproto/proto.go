@@ -9,6 +9,16 @@
 //
 // The first frame on a connection is a Hello from the client; the daemon
 // answers with its own Hello or with an Error naming both versions.
+//
+// The two frames of the hot path, output (d→c) and ack (c→d), have a binary
+// form when both hellos list FeatureBinary: a header length of 0 (never a
+// valid JSON frame, so an older peer would refuse it rather than misread it)
+// and then
+//
+//	[u32 0][u32 body length][u8 kind][u8 session id length][session id][rest]
+//
+// kind 1 output: rest = pty bytes; kind 2 ack: rest = u64 bytes consumed.
+// No JSON is encoded or decoded per chunk of output.
 package ptyproto
 
 import (
@@ -17,6 +27,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"slices"
+)
+
+// FeatureBinary, in both hellos' Features: output and ack frames go binary.
+const FeatureBinary = "bin1"
+
+// Binary frame kinds.
+const (
+	binOutput = 1
+	binAck    = 2
 )
 
 // Version is the protocol version. A daemon and a client with different
@@ -124,6 +145,10 @@ type Header struct {
 	Login bool     `json:"login,omitempty"`
 	Paths []string `json:"paths,omitempty"`
 	Facts *Facts   `json:"facts,omitempty"`
+
+	// Features, on hello: what this side speaks beyond Version (FeatureBinary).
+	// A peer that predates it sends none and ignores them.
+	Features []string `json:"feat,omitempty"`
 }
 
 // Facts is what the daemon tells about its machine (TFacts).
@@ -151,6 +176,9 @@ type PathStat struct {
 	// empty when the path simply does not exist.
 	Err string `json:"err,omitempty"`
 }
+
+// Has reports whether a hello lists feature f.
+func (h *Header) Has(f string) bool { return slices.Contains(h.Features, f) }
 
 // SessionInfo describes one pty session.
 type SessionInfo struct {
@@ -208,8 +236,11 @@ func ReadFrame(r io.Reader) (*Frame, error) {
 	}
 	hl := binary.BigEndian.Uint32(pre[0:4])
 	pl := binary.BigEndian.Uint32(pre[4:8])
-	if hl == 0 || hl > MaxHeader || pl > MaxPayload {
+	if hl > MaxHeader || pl > MaxPayload+binOverhead || (hl > 0 && pl > MaxPayload) {
 		return nil, fmt.Errorf("read frame (header %d, payload %d bytes): %w", hl, pl, ErrFrameTooLarge)
+	}
+	if hl == 0 {
+		return readBinary(r, pl)
 	}
 	buf := make([]byte, int(hl)+int(pl))
 	if _, err := io.ReadFull(r, buf); err != nil {
@@ -229,6 +260,96 @@ func ReadFrame(r io.Reader) (*Frame, error) {
 		f.Payload = buf[hl:]
 	}
 	return f, nil
+}
+
+// binOverhead is the most a binary frame's body holds besides its payload.
+const binOverhead = 2 + 255 + 8
+
+func readBinary(r io.Reader, n uint32) (*Frame, error) {
+	if n < 2 {
+		return nil, fmt.Errorf("read binary frame (%d bytes): too short", n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	kind, idl := buf[0], int(buf[1])
+	if idl == 0 || 2+idl > len(buf) {
+		return nil, fmt.Errorf("read binary frame: session id of %d bytes in a %d-byte frame", idl, n)
+	}
+	f := &Frame{}
+	f.Header.Session = string(buf[2 : 2+idl])
+	rest := buf[2+idl:]
+	switch kind {
+	case binOutput:
+		if len(rest) > MaxPayload {
+			return nil, fmt.Errorf("read output frame (payload %d bytes): %w", len(rest), ErrFrameTooLarge)
+		}
+		f.Header.Type = TOutput
+		if len(rest) > 0 {
+			f.Payload = rest
+		}
+	case binAck:
+		if len(rest) != 8 {
+			return nil, fmt.Errorf("read ack frame: %d bytes of count, want 8", len(rest))
+		}
+		f.Header.Type = TAck
+		f.Header.Bytes = int64(binary.BigEndian.Uint64(rest))
+	default:
+		return nil, fmt.Errorf("read binary frame: unknown kind %d", kind)
+	}
+	return f, nil
+}
+
+func binHeader(kind byte, session string, rest int) ([]byte, error) {
+	if len(session) == 0 || len(session) > 255 {
+		return nil, fmt.Errorf("binary frame: session id of %d bytes (1-255)", len(session))
+	}
+	if rest > MaxPayload {
+		return nil, fmt.Errorf("write binary frame (payload %d bytes): %w", rest, ErrFrameTooLarge)
+	}
+	body := 2 + len(session) + rest
+	h := make([]byte, 10+len(session), 10+len(session)+8)
+	binary.BigEndian.PutUint32(h[0:4], 0)
+	binary.BigEndian.PutUint32(h[4:8], uint32(body))
+	h[8], h[9] = kind, byte(len(session))
+	copy(h[10:], session)
+	return h, nil
+}
+
+// WriteOutput writes one output frame in the binary form (FeatureBinary).
+// Header and payload go out in one writev on a net.Conn, so the payload is
+// not copied into a frame buffer.
+func WriteOutput(w io.Writer, session string, payload []byte) error {
+	h, err := binHeader(binOutput, session, len(payload))
+	if err != nil {
+		return err
+	}
+	if len(payload) == 0 {
+		_, err = w.Write(h)
+		return err
+	}
+	if _, ok := w.(net.Conn); ok {
+		bufs := net.Buffers{h, payload}
+		_, err = bufs.WriteTo(w)
+		return err
+	}
+	_, err = w.Write(append(h, payload...))
+	return err
+}
+
+// WriteAck writes one ack frame in the binary form (FeatureBinary).
+func WriteAck(w io.Writer, session string, n int64) error {
+	h, err := binHeader(binAck, session, 8)
+	if err != nil {
+		return err
+	}
+	h = binary.BigEndian.AppendUint64(h, uint64(n))
+	_, err = w.Write(h)
+	return err
 }
 
 // VersionMismatch is the message both sides use when versions differ.

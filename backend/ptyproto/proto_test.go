@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"testing/iotest"
 )
 
 func TestRoundTripPipe(t *testing.T) {
@@ -124,6 +125,8 @@ func FuzzReadFrame(f *testing.F) {
 	f.Add(seed.Bytes())
 	f.Add([]byte{0, 0, 0, 2, 0, 0, 0, 0, '{', '}'})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 4, 1, 1, 't', 'x'})
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 11, 2, 1, 't', 0, 0, 0, 0, 0, 0, 0, 9})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fr, err := ReadFrame(bytes.NewReader(data))
 		if err != nil {
@@ -144,4 +147,136 @@ func FuzzReadFrame(f *testing.F) {
 			t.Fatal("re-encoded frame differs")
 		}
 	})
+}
+
+// The binary output and ack frames: written as one writev on a socket, read
+// back through a buffered reader, and between JSON frames in one stream.
+func TestBinaryFramesRoundTripUnixSocket(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	big := bytes.Repeat([]byte{0, 0xe2, 0x82, 0xac, 'x', 0xff}, MaxChunk/6)
+	go func() {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close()
+		for _, err := range []error{
+			WriteOutput(c, "t_1", big),
+			WriteFrame(c, &Header{Type: TExit, Session: "t_1", Info: &SessionInfo{ID: "t_1"}}, nil),
+			WriteOutput(c, "t_22", []byte{0xe2}),
+			WriteAck(c, "t_1", 1<<40+7),
+			WriteOutput(c, "t_3", nil),
+		} {
+			if err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	c, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	want := []Frame{
+		{Header{Type: TOutput, Session: "t_1"}, big},
+		{Header{Type: TExit, Session: "t_1", Info: &SessionInfo{ID: "t_1"}}, nil},
+		{Header{Type: TOutput, Session: "t_22"}, []byte{0xe2}},
+		{Header{Type: TAck, Session: "t_1", Bytes: 1<<40 + 7}, nil},
+		{Header{Type: TOutput, Session: "t_3"}, nil},
+	}
+	for i, w := range want {
+		f, err := ReadFrame(c)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(f.Header, w.Header) || !bytes.Equal(f.Payload, w.Payload) {
+			t.Fatalf("frame %d: got %+v (%d bytes), want %+v (%d bytes)", i, f.Header, len(f.Payload), w.Header, len(w.Payload))
+		}
+	}
+}
+
+// Frames split anywhere across reads (here one byte per read) decode whole
+// and in order, binary and JSON alike.
+func TestFramesSplitAcrossReads(t *testing.T) {
+	var stream bytes.Buffer
+	var want []Frame
+	for i := range 50 {
+		p := bytes.Repeat([]byte{byte(i)}, i*37)
+		switch i % 3 {
+		case 0:
+			if err := WriteOutput(&stream, "t_a", p); err != nil {
+				t.Fatal(err)
+			}
+			if len(p) == 0 {
+				p = nil
+			}
+			want = append(want, Frame{Header{Type: TOutput, Session: "t_a"}, p})
+		case 1:
+			if err := WriteAck(&stream, "t_b", int64(i)); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, Frame{Header{Type: TAck, Session: "t_b", Bytes: int64(i)}, nil})
+		default:
+			if err := WriteFrame(&stream, &Header{Type: TOutput, Session: "t_c"}, p); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, Frame{Header{Type: TOutput, Session: "t_c"}, p})
+		}
+	}
+	r := iotest.OneByteReader(bytes.NewReader(stream.Bytes()))
+	for i, w := range want {
+		f, err := ReadFrame(r)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(f.Header, w.Header) || !bytes.Equal(f.Payload, w.Payload) {
+			t.Fatalf("frame %d: got %+v (%d bytes), want %+v (%d bytes)", i, f.Header, len(f.Payload), w.Header, len(w.Payload))
+		}
+	}
+	if _, err := ReadFrame(r); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the last frame: %v, want EOF", err)
+	}
+}
+
+func TestRejectsBadBinaryFrames(t *testing.T) {
+	mk := func(body ...byte) []byte {
+		b := make([]byte, 8, 8+len(body))
+		binary.BigEndian.PutUint32(b[4:8], uint32(len(body)))
+		return append(b, body...)
+	}
+	cases := []struct {
+		name string
+		in   []byte
+	}{
+		{"empty body", mk()},
+		{"no session id", mk(1, 0, 'x')},
+		{"session id past the end", mk(1, 9, 'a', 'b')},
+		{"unknown kind", mk(9, 1, 'a', 'x')},
+		{"ack without a count", mk(2, 1, 'a', 0, 0, 1)},
+		{"truncated", append(mk(1, 1, 'a', 'x', 'y'), 0)[:10]},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if f, err := ReadFrame(bytes.NewReader(tc.in)); err == nil {
+				t.Fatalf("accepted %+v", f.Header)
+			}
+		})
+	}
+	var pre [8]byte
+	binary.BigEndian.PutUint32(pre[4:8], MaxPayload+binOverhead+1)
+	if _, err := ReadFrame(bytes.NewReader(pre[:])); !errors.Is(err, ErrFrameTooLarge) {
+		t.Fatalf("oversize binary frame: %v", err)
+	}
+	if err := WriteOutput(io.Discard, "", []byte("x")); err == nil {
+		t.Fatal("wrote an output frame without a session id")
+	}
+	if err := WriteOutput(io.Discard, "t", make([]byte, MaxPayload+1)); !errors.Is(err, ErrFrameTooLarge) {
+		t.Fatalf("oversize payload: %v", err)
+	}
 }
