@@ -169,12 +169,12 @@ function writeData(server) {
 /**
  * pty → daemon → host → WebSocket without xterm.js: a bare WebSocket client in a page on the
  * server's origin (no app loaded) attaches to the first terminal, runs `cat`, and acknowledges
- * every 100 KB like the app does. Run before the app's page attaches anything.
+ * every 16 KiB like the app does. Run before the app's page attaches anything.
  */
 /**
  * A page on the server's origin with no app loaded, and in it window.rawClient(tid, token): a
  * bare WebSocket client of docs/wire.md attached to terminal tid (160×40) that acknowledges
- * every 100 KB like the app. Returns { ctx, page }.
+ * every 16 KiB like the app (stream/flow.ts ACK_BYTES). Returns { ctx, page }.
  */
 async function rawClientPage(browser, server) {
   const ctx = await browser.newContext();
@@ -219,7 +219,10 @@ async function rawClientPage(browser, server) {
         }
         const n = e.data.byteLength - 5;
         c.unacked += n;
-        if (c.unacked >= 100 * 1024) c.ack();
+        // Not more than the app's batch: the daemon's smallest window is 48 KiB, resumed under
+        // 3/4 of it, so a client that waits for 100 KB before acknowledging can wait forever
+        // (it did, under load: the raw run stalled for good at ~1.5 MB).
+        if (c.unacked >= 16 * 1024) c.ack();
         if (c.onOutput) c.onOutput(n);
       };
       await c.call('hello', {});
@@ -1376,7 +1379,7 @@ if (t) {
     rows.push(['  pty drain (cat on a pty, Python reader, nothing renders)', `${mb(d.ptyDrain)} MB/s`, `reprise/this ${d.ratioPtyDrain.toFixed(3)}; ${runsOf(d.runs.ptyDrain)}`]);
     rows.push([`  ${t.tmuxVersion}, client attached (${t.grid.cols}×${t.grid.rows}, pty drained)`, `${mb(d.tmux)} MB/s`, `reprise/this ${d.ratioTmux.toFixed(2)}; ${runsOf(d.runs.tmux)}`]);
     rows.push(['  CPU of serve + daemon during the cat', `${d.hostCpuPct.toFixed(0)} %`, runsOf(d.runs.hostCpuPct, (x) => x.toFixed(0))]);
-    if (name === 'plain' && t.rawWebSocket) rows.push(['  pty → WebSocket alone (no xterm.js, acks every 100 KB)', `${mb(t.rawWebSocket.rate)} MB/s`, runsOf(t.rawWebSocket.runs)]);
+    if (name === 'plain' && t.rawWebSocket) rows.push(['  pty → WebSocket alone (no xterm.js, acks every 16 KiB)', `${mb(t.rawWebSocket.rate)} MB/s`, runsOf(t.rawWebSocket.runs)]);
     if (d.warnings.length) rows.push(['  WARNINGS', String(d.warnings.length), d.warnings.join('; ')]);
   }
 }
