@@ -500,8 +500,13 @@ func TestSlowSubscriberGetsSmallWindow(t *testing.T) {
 		w = b.window
 	}
 	ss.mu.Unlock()
-	if w != 64<<10 {
-		t.Fatalf("slow subscriber's window %d, want MinWindow", w)
+	// Ideally exactly MinWindow (40 KB of rate × time is under it), but the
+	// rate is sampled from ack timing: on a loaded machine the consumer's
+	// ticks bunch up and a burst of acks reads as a faster consumer (70 KB
+	// was seen at load 11). The behaviour under test is that the window
+	// left HighWater for a few times MinWindow, so bound it there.
+	if w < 64<<10 || w > 256<<10 {
+		t.Fatalf("slow subscriber's window %d, want near MinWindow (64 KiB), far under HighWater", w)
 	}
 
 	// A subscriber that acknowledges at once keeps (nearly) the whole
