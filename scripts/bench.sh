@@ -78,3 +78,15 @@ if [ -n "$remote" ]; then
   printf '%-44s %-20s %-36s %s\n' "cat 32 MiB over loopback ssh" "$rs MB/s" "local daemon $rl MB/s" "$(awk -v a="$rs" -v b="$rl" 'BEGIN {printf "%.2f", a/b}') (target >= 0.8)"
   printf '%-44s %-20s %-36s %s\n' "echo p50 over loopback ssh" "$es ms" "local daemon $el ms" "target <= local + 3 ms"
 fi
+echo
+echo "== remote host over a 50 ms round trip (sshd in a network namespace behind a delay line; no tc netem here): cat 8 MiB, window sized by the link's RTT vs the local window"
+slow=$(go test -run XXX -bench 'LinkCat50ms' -benchtime 3x ./backend/remote | tee -a /dev/stderr | grep -E '^(Benchmark|.*SKIP)') || slow=""
+if echo "$slow" | grep -q 'LinkCat50ms/ssh-50ms-'; then
+  ll=$(echo "$slow" | awk '/LinkCat50ms\/local/ {print $(NF-1)}')
+  lo=$(echo "$slow" | awk '/LinkCat50ms\/ssh-50ms-local-window/ {print $(NF-1)}')
+  ln=$(echo "$slow" | awk '/LinkCat50ms\/ssh-50ms-[0-9]/ {for (i=2;i<=NF;i++) if ($i=="MB/s") print $(i-1)}')
+  printf '%-44s %-20s %-36s %s\n' "cat over ssh, 50 ms RTT, RTT-sized window" "$ln MB/s" "local daemon $ll MB/s" "$(awk -v a="$ln" -v b="$ll" 'BEGIN {printf "%.2f", a/b}')"
+  printf '%-44s %-20s %-36s %s\n' "cat over ssh, 50 ms RTT, local window (old)" "$lo MB/s" "local daemon $ll MB/s" "$(awk -v a="$lo" -v b="$ll" 'BEGIN {printf "%.2f", a/b}')"
+else
+  echo "50 ms link: skipped (network namespaces not available)"
+fi

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/reprise-dev/reprise/backend/ptyproto"
 )
@@ -28,6 +30,12 @@ type Options struct {
 	// OnExit is called, on the client's reader goroutine, for every exit of
 	// a session this connection is not subscribed to. Keep it short.
 	OnExit func(SessionInfo)
+	// MeasureLink, when positive, has the client measure the round-trip
+	// time of its link with pings (three at once, then one every
+	// MeasureLink) and tell the daemon (ptyproto TLink), which sizes the
+	// flow-control windows of this connection to cover it. For a link with
+	// latency (ssh); a local socket needs none.
+	MeasureLink time.Duration
 }
 
 // Client is one connection to the daemon. Safe for concurrent use.
@@ -46,6 +54,7 @@ type Client struct {
 	pending map[uint64]chan *ptyproto.Frame
 	subs    map[string]*Subscription
 	err     error
+	linkRTT time.Duration // last reported to the daemon (MeasureLink)
 
 	done chan struct{}
 }
@@ -88,7 +97,65 @@ func NewClient(conn net.Conn, opts Options) (*Client, error) {
 		done: make(chan struct{}),
 	}
 	go c.readLoop()
+	if opts.MeasureLink > 0 {
+		go c.measureLink(opts.MeasureLink)
+	}
 	return c, nil
+}
+
+// linkSamples is how many recent round trips the link's RTT is the
+// smallest of: a ping answered behind a burst of output measures the
+// queue, not the link (and a window sized by the queue would grow it).
+const linkSamples = 8
+
+// measureLink pings the daemon and reports the link's round-trip time,
+// the smallest of the last linkSamples pings, whenever it moves by more
+// than a tenth.
+func (c *Client) measureLink(every time.Duration) {
+	var recent []time.Duration
+	var sent time.Duration
+	for i := 0; ; i++ {
+		if i >= 3 {
+			select {
+			case <-c.done:
+				return
+			case <-time.After(every):
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		t0 := time.Now()
+		err := c.Ping(ctx)
+		d := time.Since(t0)
+		cancel()
+		if errors.Is(err, ErrClosed) {
+			return
+		}
+		if err != nil {
+			continue
+		}
+		recent = append(recent, d)
+		if len(recent) > linkSamples {
+			recent = recent[1:]
+		}
+		m := slices.Min(recent)
+		if sent == 0 || m > sent+sent/10 || m < sent-sent/10 {
+			if c.send(&ptyproto.Header{Type: ptyproto.TLink, RTT: max(1, m.Microseconds())}, nil) != nil {
+				return
+			}
+			sent = m
+			c.mu.Lock()
+			c.linkRTT = m
+			c.mu.Unlock()
+		}
+	}
+}
+
+// LinkRTT is the round-trip time last reported to the daemon (0: none yet,
+// or MeasureLink is off).
+func (c *Client) LinkRTT() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.linkRTT
 }
 
 // Done is closed when the connection ends (the daemon died or Close).

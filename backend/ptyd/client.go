@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/reprise-dev/reprise/backend/ptyproto"
 )
@@ -32,6 +34,19 @@ type client struct {
 	subs   map[*sub]bool
 	closed bool
 	facts  int // facts requests in flight
+
+	// rtt is the round-trip time of the client's link in microseconds, as
+	// it reported it (ptyproto TLink); 0 for a local socket.
+	rtt atomic.Int64
+}
+
+// linkRTT is the client's link round-trip time, capped at MaxLinkRTT. A
+// nil client (tests of the window alone) is local.
+func (c *client) linkRTT(cfg *Config) time.Duration {
+	if c == nil {
+		return 0
+	}
+	return min(time.Duration(c.rtt.Load())*time.Microsecond, cfg.MaxLinkRTT)
 }
 
 type ctrlFrame struct {
@@ -214,6 +229,12 @@ func (c *client) handle(f *ptyproto.Frame) {
 		c.sendCtrl(r, tail)
 	case ptyproto.TLogRemove:
 		c.reply(h.Req, nil, s.logRemove(h.Session))
+	case ptyproto.TLink:
+		// Taken at the next window update of each subscription (the next
+		// ack while the reader waits on it).
+		if h.RTT >= 0 {
+			c.rtt.Store(h.RTT)
+		}
 	default:
 		ss, err := s.session(h.Session)
 		if err != nil {

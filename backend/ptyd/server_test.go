@@ -603,3 +603,89 @@ func TestOutputFramesFollowTheClientsHello(t *testing.T) {
 		})
 	}
 }
+
+// Over a link with latency the window covers what is in flight for a round
+// trip: a reader limited by the window (acking window/RTT) gets a window
+// that grows each round until the link's bandwidth is the limit, while a
+// local reader acking at the same rate keeps the small local window (its
+// Ctrl+C budget). A client cannot make the window exceed LinkHighWater,
+// whatever RTT it claims.
+func TestWindowCoversLinkRTT(t *testing.T) {
+	cfg := Config{}
+	cfg.fill()
+	const bw = 20e6 // bytes/s the link (and the reader) can carry
+	// run simulates rounds of a window-limited stream over a link of
+	// round-trip time rtt: each round the daemon sends a window, waits, and
+	// the acks come one RTT later; throughput is min(bw, window/RTT).
+	run := func(rtt time.Duration, rounds int) *sub {
+		c := &client{}
+		c.rtt.Store(rtt.Microseconds())
+		b := &sub{c: c, window: cfg.MinWindow}
+		now := time.Unix(1000, 0)
+		for i := 0; i < rounds; i++ {
+			b.waiting, b.blockedSince, b.lastAck = true, now, time.Time{}
+			sent := min(float64(b.window), bw*rtt.Seconds())
+			now = now.Add(rtt)
+			b.acked(int64(sent), now, &cfg)
+		}
+		return b
+	}
+	local := run(0, 1) // rtt 0: only the local rule applies
+	if local.window != windowFor(local.rate, 0, &cfg) || local.window > cfg.HighWater {
+		t.Fatalf("local window %d", local.window)
+	}
+	prev := int64(0)
+	for _, rtt := range []time.Duration{10 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond} {
+		b := run(rtt, 30)
+		bdp := int64(bw * rtt.Seconds())
+		// Big enough that the reader resuming at 3/4 of it still has a
+		// round trip's worth in flight: the link stays full.
+		if b.window*3/4 < bdp && b.window < cfg.LinkHighWater {
+			t.Fatalf("rtt %v: window %d does not cover bandwidth × RTT %d", rtt, b.window, bdp)
+		}
+		if b.window <= prev {
+			t.Fatalf("rtt %v: window %d did not grow with the RTT (was %d)", rtt, b.window, prev)
+		}
+		prev = b.window
+		// The same ack rate on a local socket: the local window, far smaller.
+		if lw := windowFor(b.rate, 0, &cfg); lw >= b.window {
+			t.Fatalf("rtt %v: link window %d not above the local one %d", rtt, b.window, lw)
+		}
+	}
+	// A client claiming an hour of RTT at a huge rate: capped.
+	c := &client{}
+	c.rtt.Store(time.Hour.Microseconds())
+	if w := windowFor(1e12, c.linkRTT(&cfg), &cfg); w != cfg.LinkHighWater {
+		t.Fatalf("window %d for a claimed hour of RTT, want the cap %d", w, cfg.LinkHighWater)
+	}
+}
+
+// A client with MeasureLink reports its link's round-trip time and the
+// daemon keeps it for that connection; one without reports none (local).
+func TestClientReportsLinkRTT(t *testing.T) {
+	srv, sock := startServer(t, Config{})
+	dial(t, sock, ptyclient.Options{Name: "local"})
+	remote := dial(t, sock, ptyclient.Options{Name: "link", MeasureLink: 20 * time.Millisecond})
+	rtts := func() (n int, rtt time.Duration) {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		for c := range srv.clients {
+			if d := c.linkRTT(&srv.cfg); d > 0 {
+				n++
+				rtt = d
+			}
+		}
+		return n, rtt
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if n, _ := rtts(); n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon never learned the link's RTT")
+		}
+	}
+	if n, rtt := rtts(); n != 1 || remote.LinkRTT() <= 0 || rtt > time.Second {
+		t.Fatalf("%d clients with an RTT (want only the measuring one), daemon has %v, client reported %v", n, rtt, remote.LinkRTT())
+	}
+}

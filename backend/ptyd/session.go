@@ -82,8 +82,7 @@ func (b *sub) acked(n int64, now time.Time, cfg *Config) {
 			} else {
 				b.rate = 0.7*b.rate + 0.3*r
 			}
-			w := int64(b.rate * cfg.WindowTime.Seconds())
-			b.window = min(max(w, cfg.MinWindow), cfg.HighWater)
+			b.window = windowFor(b.rate, b.c.linkRTT(cfg), cfg)
 		}
 	}
 	b.lastAck = now
@@ -91,6 +90,21 @@ func (b *sub) acked(n int64, now time.Time, cfg *Config) {
 	if b.waiting {
 		b.blockedSince = now
 	}
+}
+
+// windowFor is the window for a subscriber acknowledging at rate (bytes/s)
+// over a link of round-trip time rtt (0: a local socket). Locally it is
+// WindowTime of output at that rate, in [MinWindow, HighWater]: small
+// enough that after Ctrl+C little is left to draw. Over a link the bytes in
+// flight for one round trip are added (with LinkMargin), up to
+// LinkHighWater, so throughput is not capped at window/RTT.
+func windowFor(rate float64, rtt time.Duration, cfg *Config) int64 {
+	local := min(max(int64(rate*cfg.WindowTime.Seconds()), cfg.MinWindow), cfg.HighWater)
+	if rtt <= 0 {
+		return local
+	}
+	w := int64(rate * (cfg.WindowTime.Seconds() + cfg.LinkMargin*rtt.Seconds()))
+	return min(max(w, local), cfg.LinkHighWater)
 }
 
 // lookPath resolves argv[0] against the PATH the session will have, not the

@@ -72,6 +72,12 @@ const (
 	TAck         = "ack"         // c→d {session, bytes}: output bytes consumed
 	TExit        = "exit"        // d→c {session, info}: a session's process ended
 	TPing        = "ping"        // c→d {req} → TOK
+	// TLink tells the daemon the round-trip time the client measured on
+	// its link (an ssh channel): c→d {rtt}, no reply. The daemon sizes
+	// this connection's flow-control windows to cover it (docs/wire.md
+	// "Flow control over a link"). A daemon that predates it answers an
+	// error with no request id, which clients ignore.
+	TLink = "link"
 	// TCwd asks where each live session is now: c→d {req, s?} → d→c {req,
 	// cwds}. The directory is the foreground process's (the shell's when
 	// nothing else runs in front), read from the daemon machine's /proc.
@@ -135,6 +141,8 @@ type Header struct {
 	Offset int64 `json:"off,omitempty"`
 	// Mod, on logtail: when the log was last written (unix ms).
 	Mod int64 `json:"mod,omitempty"`
+	// RTT, on link: the link's round-trip time in microseconds.
+	RTT int64 `json:"rtt,omitempty"`
 
 	Info     *SessionInfo  `json:"info,omitempty"`
 	Sessions []SessionInfo `json:"sessions,omitempty"`

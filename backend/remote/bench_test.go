@@ -22,6 +22,14 @@ import (
 // cost of the ssh link.
 func endpoints(b *testing.B) map[string]*ptyclient.Client {
 	b.Helper()
+	local := localEndpoint(b)
+	rc := remoteEndpoint(b, testenv.StartSSHD(b), ptyclient.Options{Name: "bench"})
+	return map[string]*ptyclient.Client{"local": local, "ssh": rc}
+}
+
+// localEndpoint is a daemon of a home of its own on this machine.
+func localEndpoint(b *testing.B) *ptyclient.Client {
+	b.Helper()
 	dir, err := os.MkdirTemp("", "rl")
 	if err != nil {
 		b.Fatal(err)
@@ -36,7 +44,13 @@ func endpoints(b *testing.B) map[string]*ptyclient.Client {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { local.Close() })
-	s := testenv.StartSSHD(b)
+	return local
+}
+
+// remoteEndpoint bootstraps the remote of sshd s and dials its daemon.
+func remoteEndpoint(b *testing.B, s *testenv.SSHD, opts ptyclient.Options) *ptyclient.Client {
+	b.Helper()
+	ctx := context.Background()
 	rh, err := os.MkdirTemp("", "rr")
 	if err != nil {
 		b.Fatal(err)
@@ -49,7 +63,7 @@ func endpoints(b *testing.B) map[string]*ptyclient.Client {
 	if _, _, err := tg.Bootstrap(ctx, reprise); err != nil {
 		b.Fatal(err)
 	}
-	rc, _, err := tg.Dial(ctx, ptyclient.Options{Name: "bench"})
+	rc, _, err := tg.Dial(ctx, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +75,7 @@ func endpoints(b *testing.B) map[string]*ptyclient.Client {
 			}
 		}
 	})
-	return map[string]*ptyclient.Client{"local": local, "ssh": rc}
+	return rc
 }
 
 var benchSeq atomic.Int64
@@ -73,42 +87,85 @@ func BenchmarkLinkCat(b *testing.B) {
 	eps := endpoints(b)
 	for _, name := range []string{"local", "ssh"} {
 		c := eps[name]
+		b.Run(name, func(b *testing.B) { catThrough(b, c, size) })
+	}
+}
+
+// BenchmarkLinkCat50ms is BenchmarkLinkCat over a link of 50 ms round trip
+// (a network namespace behind a delay line, delayline_test.go; tc netem is
+// not available on this machine): the daemon's window with the link's RTT
+// reported ("ssh-50ms") and without it, the window sized for a local socket
+// ("ssh-50ms-local-window", what every remote got before), each against the
+// local daemon of the same run.
+func BenchmarkLinkCat50ms(b *testing.B) {
+	const size = 8 << 20
+	s := netnsSSHD(b, 25*time.Millisecond)
+	eps := map[string]*ptyclient.Client{
+		"local":                 localEndpoint(b),
+		"ssh-50ms-local-window": remoteEndpoint(b, s, ptyclient.Options{Name: "bench-old", MeasureLink: -1}),
+		"ssh-50ms":              remoteEndpoint(b, s, ptyclient.Options{Name: "bench"}),
+	}
+	for _, name := range []string{"local", "ssh-50ms-local-window", "ssh-50ms"} {
+		c := eps[name]
 		b.Run(name, func(b *testing.B) {
-			b.SetBytes(size)
-			for i := 0; i < b.N; i++ {
-				id := fmt.Sprintf("t_cat%d", benchSeq.Add(1))
-				var got atomic.Int64
-				done := make(chan struct{})
-				var sub *ptyclient.Subscription
-				ready := make(chan struct{})
-				// base64 of zeros: printable, no tty translation surprises.
-				script := fmt.Sprintf("head -c %d /dev/zero | base64 -w 0 | head -c %d; sleep 600", size*3/4, size)
-				if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/sh", "-c", script}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 200, Rows: 50}); err != nil {
-					b.Fatal(err)
-				}
-				sub, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{OnData: func(p []byte) {
-					<-ready
-					if got.Add(int64(len(p))) >= size {
-						select {
-						case <-done:
-						default:
-							close(done)
-						}
+			if name == "ssh-50ms" {
+				// The first RTT report comes from three pings after the dial.
+				for deadline := time.Now().Add(10 * time.Second); c.LinkRTT() == 0; time.Sleep(10 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						b.Fatal("the link's RTT was never measured")
 					}
-					_ = sub.Ack(int64(len(p)))
-				}})
-				if err != nil {
-					b.Fatal(err)
 				}
-				close(ready)
+				b.ReportMetric(float64(c.LinkRTT().Microseconds())/1000, "rtt-ms")
+			}
+			catThrough(b, c, size)
+		})
+	}
+}
+
+// catThrough streams size bytes of text from `head -c` through c's daemon
+// to this client b.N times, acknowledging as it reads (flow control on),
+// and checks the count.
+func catThrough(b *testing.B, c *ptyclient.Client, size int64) {
+	b.SetBytes(size)
+	for i := 0; i < b.N; i++ {
+		id := fmt.Sprintf("t_cat%d", benchSeq.Add(1))
+		var got atomic.Int64
+		done := make(chan struct{})
+		var sub *ptyclient.Subscription
+		ready := make(chan struct{})
+		// base64 of zeros: printable, no tty translation surprises. It
+		// starts on a line of input sent once subscribed: output made
+		// before the subscribe would be only as much as the replay ring
+		// holds (over a slow link more than that is made meanwhile). The
+		// echo of that line is at most 3 bytes more.
+		script := fmt.Sprintf("stty -echo; read go; head -c %d /dev/zero | base64 -w 0 | head -c %d; sleep 600", size*3/4, size)
+		if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/sh", "-c", script}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 200, Rows: 50}); err != nil {
+			b.Fatal(err)
+		}
+		sub, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{OnData: func(p []byte) {
+			<-ready
+			if got.Add(int64(len(p))) >= size {
 				select {
 				case <-done:
-				case <-time.After(2 * time.Minute):
-					b.Fatalf("%s: got %d of %d bytes", name, got.Load(), size)
+				default:
+					close(done)
 				}
-				_ = c.CloseSession(context.Background(), id, false)
 			}
-		})
+			_ = sub.Ack(int64(len(p)))
+		}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		close(ready)
+		if err := c.Input(id, []byte("go\n")); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-done:
+		case <-time.After(5 * time.Minute):
+			b.Fatalf("got %d of %d bytes", got.Load(), size)
+		}
+		_ = c.CloseSession(context.Background(), id, false)
 	}
 }
 

@@ -330,6 +330,10 @@ func fileSHA256(path string) (string, error) {
 // speaks the daemon protocol over it. The ssh child is killed when the
 // client is closed; when ssh dies (the link dropped, kill -9), the client's
 // Done fires.
+//
+// The client measures the link's round-trip time and reports it to the
+// daemon, which sizes its flow-control windows for it (docs/wire.md); a
+// negative opts.MeasureLink turns that off (the benchmark's "old window").
 func (t Target) Dial(ctx context.Context, opts ptyclient.Options) (*ptyclient.Client, *exec.Cmd, error) {
 	return t.dial(ctx, opts, "")
 }
@@ -341,6 +345,9 @@ func (t Target) DialRunning(ctx context.Context, opts ptyclient.Options) (*ptycl
 }
 
 func (t Target) dial(ctx context.Context, opts ptyclient.Options, flags string) (*ptyclient.Client, *exec.Cmd, error) {
+	if opts.MeasureLink == 0 {
+		opts.MeasureLink = LinkPingEvery
+	}
 	remoteCmd := t.binExpr() + " ptyd connect" + flags + " --home " + t.homeExpr()
 	// Not CommandContext's ctx: the link outlives the dial.
 	cmd, err := t.command(context.Background(), remoteCmd)
@@ -393,6 +400,10 @@ func (t Target) dial(ctx context.Context, opts ptyclient.Options, flags string) 
 		return nil, nil, fmt.Errorf("ssh to %s: %w", t.Name, ctx.Err())
 	}
 }
+
+// LinkPingEvery is how often a daemon connection over ssh measures its
+// round-trip time.
+const LinkPingEvery = 2 * time.Second
 
 // ControlPID is the pid of the host's ssh ControlMaster, from `ssh -O
 // check`, or 0 if none runs.

@@ -30,12 +30,35 @@ type SSHD struct {
 	UserKey   string // private key file (no passphrase)
 	KnownHost string
 	Cmd       *exec.Cmd
+
+	hostKeyLine   string // "TYPE BASE64" of the host key
+	clientHost    string // where the client config points (ReachVia)
+	clientPortNum int
+}
+
+// ReachVia points the client config (and its known_hosts) at host:port,
+// e.g. a relay in front of the server that delays the traffic.
+func (s *SSHD) ReachVia(t testing.TB, host string, port int) {
+	t.Helper()
+	s.clientHost, s.clientPortNum = host, port
+	if err := os.WriteFile(s.KnownHost, []byte(fmt.Sprintf("[%s]:%d %s\n", host, port, s.hostKeyLine)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.WriteClientConfig(t, s.UserKey)
 }
 
 // StartSSHD starts sshd or skips the test when openssh-server is missing.
 // extra lines are appended to its sshd_config (e.g. "SetEnv PATH=…" to put
 // the fake agents on the remote PATH).
 func StartSSHD(t testing.TB, extra ...string) *SSHD {
+	t.Helper()
+	return StartSSHDAt(t, "", "127.0.0.1", extra...)
+}
+
+// StartSSHDAt is StartSSHD with sshd run inside network namespace netns
+// ("": this one), listening on addr (an address of that namespace the
+// test can reach, e.g. the far end of a veth pair).
+func StartSSHDAt(t testing.TB, netns, addr string, extra ...string) *SSHD {
 	t.Helper()
 	sshd := "/usr/sbin/sshd"
 	if _, err := os.Stat(sshd); err != nil {
@@ -73,9 +96,13 @@ func StartSSHD(t testing.TB, extra ...string) *SSHD {
 		t.Fatal(err)
 	}
 	s.Port = freePort(t)
+	if netns != "" {
+		// The port is free here; in a namespace of the test's own, any is.
+		s.Port = 20000 + os.Getpid()%20000
+	}
 	cfg := filepath.Join(dir, "sshd_config")
 	conf := fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
+ListenAddress %s
 HostKey %s
 AuthorizedKeysFile %s
 PidFile %s
@@ -87,7 +114,7 @@ PubkeyAuthentication yes
 PermitRootLogin prohibit-password
 AllowUsers %s
 LogLevel VERBOSE
-`, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"), s.User) + strings.Join(extra, "\n") + "\n"
+`, s.Port, addr, hostKey, auth, filepath.Join(dir, "sshd.pid"), s.User) + strings.Join(extra, "\n") + "\n"
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +125,9 @@ LogLevel VERBOSE
 		t.Fatal(err)
 	}
 	s.Cmd = exec.Command(sshd, "-D", "-e", "-f", cfg)
+	if netns != "" {
+		s.Cmd = exec.Command("ip", "netns", "exec", netns, sshd, "-D", "-e", "-f", cfg)
+	}
 	s.Cmd.Stdout, s.Cmd.Stderr = logf, logf
 	s.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := s.Cmd.Start(); err != nil {
@@ -117,15 +147,13 @@ LogLevel VERBOSE
 		t.Fatal(err)
 	}
 	f := strings.Fields(string(hostPub))
+	s.hostKeyLine = f[0] + " " + f[1]
 	s.KnownHost = filepath.Join(dir, "known_hosts")
-	if err := os.WriteFile(s.KnownHost, []byte(fmt.Sprintf("[127.0.0.1]:%d %s %s\n", s.Port, f[0], f[1])), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	s.Config = filepath.Join(dir, "ssh_config")
-	s.WriteClientConfig(t, s.UserKey)
+	s.ReachVia(t, addr, s.Port)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(s.Port))
+		c, err := net.Dial("tcp", net.JoinHostPort(addr, strconv.Itoa(s.Port)))
 		if err == nil {
 			r := bufio.NewReader(c)
 			line, _ := r.ReadString('\n')
@@ -147,7 +175,7 @@ LogLevel VERBOSE
 func (s *SSHD) WriteClientConfig(t testing.TB, key string) {
 	t.Helper()
 	conf := fmt.Sprintf(`Host %s
-  HostName 127.0.0.1
+  HostName %s
   Port %d
   User %s
   IdentityFile %s
@@ -157,7 +185,7 @@ func (s *SSHD) WriteClientConfig(t testing.TB, key string) {
   GlobalKnownHostsFile /dev/null
   StrictHostKeyChecking yes
   LogLevel ERROR
-`, s.Alias, s.Port, s.User, key, s.KnownHost)
+`, s.Alias, s.clientHost, s.clientPortNum, s.User, key, s.KnownHost)
 	if err := os.WriteFile(s.Config, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
