@@ -147,10 +147,11 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		h.Close()
 		return nil, err
 	}
-	h.wg.Add(3)
+	h.wg.Add(4)
 	go h.supervise()
 	go h.pollForeground()
 	go h.drainLoop()
+	go h.watchNetwork()
 	return h, nil
 }
 

@@ -662,6 +662,25 @@ func (h *Host) KickRemote(name string) {
 	}
 }
 
+// kickDisconnected retries every remote host whose link is down now (the
+// network changed: it may work again).
+func (h *Host) kickDisconnected() {
+	h.mu.Lock()
+	var down []*remoteEP
+	for _, e := range h.remotes {
+		if _, ok := e.up(); !ok {
+			down = append(down, e)
+		}
+	}
+	h.mu.Unlock()
+	for _, e := range down {
+		select {
+		case e.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
 // createRemoteAgent starts an agent in a new tab on a remote host: its
 // command line in the remote login shell, inside the same launch wrapper as
 // locally (the remote reprise reports the exit status), with a binding

@@ -31,9 +31,63 @@ type SSHD struct {
 	KnownHost string
 	Cmd       *exec.Cmd
 
+	argv          []string // how sshd is started (Restart)
+	logf          *os.File
+	listen        string // the address sshd listens on
 	hostKeyLine   string // "TYPE BASE64" of the host key
 	clientHost    string // where the client config points (ReachVia)
 	clientPortNum int
+}
+
+func (s *SSHD) start(t testing.TB) {
+	t.Helper()
+	s.Cmd = exec.Command(s.argv[0], s.argv[1:]...)
+	s.Cmd.Stdout, s.Cmd.Stderr = s.logf, s.logf
+	s.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.Cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Stop kills the server (its listener and every connection to it: the
+// "remote" is unreachable) until Restart.
+func (s *SSHD) Stop() {
+	if s.Cmd == nil || s.Cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-s.Cmd.Process.Pid, syscall.SIGKILL)
+	_ = s.Cmd.Wait()
+	s.Cmd = nil
+}
+
+// Restart starts the server again on the same port with the same keys and
+// waits until it answers.
+func (s *SSHD) Restart(t testing.TB) {
+	t.Helper()
+	s.Stop()
+	s.start(t)
+	s.waitReady(t)
+}
+
+func (s *SSHD) waitReady(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.Dial("tcp", net.JoinHostPort(s.listen, strconv.Itoa(s.Port)))
+		if err == nil {
+			r := bufio.NewReader(c)
+			line, _ := r.ReadString('\n')
+			c.Close()
+			if strings.HasPrefix(line, "SSH-") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(s.logf.Name())
+			t.Fatalf("sshd did not start: %s", b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // ReachVia points the client config (and its known_hosts) at host:port,
@@ -124,18 +178,14 @@ LogLevel VERBOSE
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Cmd = exec.Command(sshd, "-D", "-e", "-f", cfg)
+	s.argv = []string{sshd, "-D", "-e", "-f", cfg}
 	if netns != "" {
-		s.Cmd = exec.Command("ip", "netns", "exec", netns, sshd, "-D", "-e", "-f", cfg)
+		s.argv = append([]string{"ip", "netns", "exec", netns}, s.argv...)
 	}
-	s.Cmd.Stdout, s.Cmd.Stderr = logf, logf
-	s.Cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := s.Cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	s.logf, s.listen = logf, addr
+	s.start(t)
 	t.Cleanup(func() {
-		_ = s.Cmd.Process.Kill()
-		_ = s.Cmd.Wait()
+		s.Stop()
 		logf.Close()
 		if t.Failed() {
 			b, _ := os.ReadFile(logf.Name())
@@ -151,23 +201,7 @@ LogLevel VERBOSE
 	s.KnownHost = filepath.Join(dir, "known_hosts")
 	s.Config = filepath.Join(dir, "ssh_config")
 	s.ReachVia(t, addr, s.Port)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.Dial("tcp", net.JoinHostPort(addr, strconv.Itoa(s.Port)))
-		if err == nil {
-			r := bufio.NewReader(c)
-			line, _ := r.ReadString('\n')
-			c.Close()
-			if strings.HasPrefix(line, "SSH-") {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(logf.Name())
-			t.Fatalf("sshd did not start: %s", b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	s.waitReady(t)
 	return s
 }
 
@@ -199,4 +233,20 @@ func freePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// NetNS creates a network namespace of the test's own (removed at the
+// end) and returns its name, or skips where namespaces are not allowed.
+func NetNS(t testing.TB, name string) string {
+	t.Helper()
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("no ip command (iproute2): this test needs a network namespace")
+	}
+	ns := fmt.Sprintf("%s%d", name, os.Getpid()%100000)
+	_ = exec.Command("ip", "netns", "del", ns).Run() // a leftover of a killed run
+	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		t.Skipf("network namespaces are not allowed here (ip netns add: %v: %s)", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
+	return ns
 }
