@@ -198,6 +198,7 @@ func (h *Host) superviseRemote(e *remoteEP) {
 	delay := linkRetryMin
 	var downAt time.Time
 	for h.ctx.Err() == nil {
+		t0 := time.Now()
 		c, err := h.connectRemote(e)
 		if err != nil {
 			log.Warn("remote host unreachable", "err", err, "retry", delay)
@@ -215,11 +216,7 @@ func (h *Host) superviseRemote(e *remoteEP) {
 			continue
 		}
 		delay = linkRetryMin
-		if downAt.IsZero() {
-			log.Info("remote daemon connected", "pid", c.DaemonPID)
-		} else {
-			log.Info("link to remote daemon back", "pid", c.DaemonPID, "down", time.Since(downAt).Round(time.Millisecond))
-		}
+		dialT := time.Since(t0)
 		// The remote inbox first, as a local host drains its inbox before
 		// anything else: a goodbye an agent said while the link was down
 		// is applied before the reconcile judges its ended terminal.
@@ -234,6 +231,7 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		case <-time.After(15 * time.Second):
 			log.Warn("remote inbox relay not caught up; reconciling anyway")
 		}
+		relayT := time.Since(t0)
 		// The start's forecast for this host's panes, before the reconcile
 		// changes anything (as the local forecast is made before the
 		// local reconcile).
@@ -252,6 +250,15 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		e.client = c
 		close(e.upCh)
 		e.mu.Unlock()
+		// Where a reconnect's time goes: the ssh connection and the daemon
+		// channel (dial), the inbox relay caught up, the reconcile (with the
+		// first connect's forecast).
+		phases := []any{"pid", c.DaemonPID, "dial", dialT.Round(time.Millisecond), "relay", (relayT - dialT).Round(time.Millisecond), "reconcile", (time.Since(t0) - relayT).Round(time.Millisecond)}
+		if downAt.IsZero() {
+			log.Info("remote daemon connected", phases...)
+		} else {
+			log.Info("link to remote daemon back", append(phases, "down", time.Since(downAt).Round(time.Millisecond))...)
+		}
 		h.setRemoteStatus(e, api.HostStatus{State: "up", PID: c.DaemonPID})
 		// The panes of lost terminals get their new shells once the link
 		// is offered, so a page that attaches to one finds it up.

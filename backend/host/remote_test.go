@@ -118,11 +118,20 @@ func TestRemoteStreamSurvivesLinkDrops(t *testing.T) {
 	scr := attach(t, v, term.ID)
 	pid := term.PID
 
-	var reconnects []time.Duration
+	var reconnects, resumed []time.Duration
+	readyCh := func() chan struct{} {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if rs := v.rsubs[term.ID]; rs != nil {
+			return rs.ready
+		}
+		return nil
+	}
 	for drop := 0; drop < 10; drop++ {
 		// Let some output through first, so each drop cuts a live stream.
 		n := len(scr.String())
 		waitUntil(t, "output before a drop", 20*time.Second, func() bool { return len(scr.String()) > n || strings.Contains(scr.String(), "END") })
+		live := readyCh()
 		dropped := time.Now()
 		dropLink(t, h)
 		sawLink := false
@@ -147,10 +156,19 @@ func TestRemoteStreamSurvivesLinkDrops(t *testing.T) {
 		}
 		waitUntil(t, "the link to come back", 20*time.Second, func() bool { return h.HostStatus("box").State == "up" })
 		reconnects = append(reconnects, time.Since(dropped))
+		// The pane's own stream resubscribed (its channel's ready replaced
+		// by the drop and closed again by the resume).
+		waitUntil(t, "the stream to resume", 20*time.Second, func() bool {
+			ch := readyCh()
+			return ch != nil && ch != live && isReady(ch)
+		})
+		resumed = append(resumed, time.Since(dropped))
 	}
-	// A figure, not an assertion (tests assert behaviour, never timing).
+	// Figures, not assertions (tests assert behaviour, never timing).
 	slices.Sort(reconnects)
+	slices.Sort(resumed)
 	t.Logf("kill -9 of ssh → link up again: median %v, max %v over %d drops", reconnects[len(reconnects)/2], reconnects[len(reconnects)-1], len(reconnects))
+	t.Logf("kill -9 of ssh → the pane's stream resumed: median %v, max %v", resumed[len(resumed)/2], resumed[len(resumed)-1])
 	waitUntil(t, "the whole stream", 60*time.Second, func() bool { return strings.Contains(scr.String(), "END\r\n") })
 	var want strings.Builder
 	for i := 0; i < lines; i++ {
