@@ -23,6 +23,7 @@ const (
 	EventTerminal = "terminal" // data: Terminal (any change, including exit)
 	EventDaemon   = "daemon"   // data: DaemonStatus
 	EventHost     = "host"     // data: HostStatus (a remote host's link)
+	EventAskpass  = "askpass"  // data: AskpassPrompt (ssh asks the user; open, then closed)
 )
 
 // DaemonStatus reports the pty daemon's health to the UI.
@@ -66,6 +67,22 @@ type HostStatus struct {
 	State   string `json:"state"` // "connecting", "up", "disconnected", "failed"
 	PID     int    `json:"pid,omitempty"`
 	Message string `json:"message,omitempty"`
+}
+
+// AskpassPrompt is a question ssh asks while connecting to a remote host
+// (a key's passphrase, a password, an unknown host key): shown in the UI
+// until answered (askpass.answer), cancelled or timed out, when the same
+// id comes again with Open false. The answer is never part of it.
+type AskpassPrompt struct {
+	ID     string `json:"id"`
+	Host   string `json:"host"`
+	Prompt string `json:"prompt"`
+	// Kind: "secret" (a masked field) or "confirm" (Accept / Reject: a
+	// yes/no question such as an unknown host key's fingerprint).
+	Kind string `json:"kind"`
+	Open bool   `json:"open"`
+	// Outcome, once closed: "answered", "cancelled" or "timeout".
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // Node kinds in a layout tree.

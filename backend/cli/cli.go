@@ -30,6 +30,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyd"
+	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/store"
 	"github.com/reprise-dev/reprise/backend/web"
 )
@@ -83,6 +84,11 @@ func IsDesktop(args []string) bool {
 // command failed (one line on stderr), 2 bad usage (one line on stderr,
 // naming the help to read).
 func Run(args []string, env Env) int {
+	if remote.IsAskpass() {
+		// Started by ssh as its SSH_ASKPASS (remote/askpass.go): args are
+		// the prompt, stdout is where ssh reads the answer.
+		return remote.RunAskpass(args, os.Stdout, env.Stderr)
+	}
 	if len(args) > 0 && args[0] == "hook" {
 		// Run by agents on every event (reprise hook AGENT EVENT [ARGS…];
 		// Codex passes JSON as the last argument): its arguments are taken

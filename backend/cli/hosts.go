@@ -126,9 +126,15 @@ func hostsCommand(home *string, env Env) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("find own executable: %w", err)
 				}
-				cctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+				// The bound covers a prompt answered on the terminal.
+				cctx, cancel := context.WithTimeout(ctx, 90*time.Second+remote.DefaultAskTimeout)
 				defer cancel()
-				line, err := remote.ForHost(hm.Dir, h.Name, h.SSH, h.RemoteHome, h.SSHConfig).Check(cctx, exe)
+				t, stop, err := cliAskpass(remote.ForHost(hm.Dir, h.Name, h.SSH, h.RemoteHome, h.SSHConfig), hm.RunDir(), exe)
+				if err != nil {
+					return err
+				}
+				defer stop()
+				line, err := t.Check(cctx, exe)
 				if err != nil {
 					return err
 				}

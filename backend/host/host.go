@@ -21,6 +21,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/lockfile"
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
@@ -48,9 +49,12 @@ type Host struct {
 	store  *store.Store
 	lock   *lockfile.Lock
 	events *broadcaster
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// askpass holds ssh's open prompts for remote hosts until the UI
+	// answers them (remote/askpass.go; served on the local API socket).
+	askpass *remote.Broker
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 
 	mu       sync.Mutex // guards daemon, status, restarts, fg
 	daemon   *ptyclient.Client
@@ -123,6 +127,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{}, remotes: map[string]*remoteEP{}, termHost: map[string]string{},
 		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{}, resumeErr: map[string]string{},
 	}
+	h.askpass = &remote.Broker{Publish: func(p api.AskpassPrompt) {
+		h.events.publish(Event{Kind: api.EventAskpass, Data: p})
+	}}
 	if err := st.SyncBuiltins(ctx, catalogRows()); err != nil {
 		h.Close()
 		return nil, fmt.Errorf("sync agent catalog: %w", err)
@@ -178,6 +185,10 @@ func (h *Host) Close() error {
 	h.lock.Release()
 	return err
 }
+
+// Askpass is the broker of ssh's prompts: the local API serves its helper
+// side, the UI answers through it.
+func (h *Host) Askpass() *remote.Broker { return h.askpass }
 
 // Store exposes the store to other host-side services (CLI, API).
 func (h *Host) Store() *store.Store { return h.store }

@@ -38,12 +38,15 @@ type remoteEP struct {
 	client *ptyclient.Client
 	status api.HostStatus
 	upCh   chan struct{} // closed while up; a fresh one while down
-	env    []string      // the remote login environment (from the last connect)
-	shell  string
-	home   string
-	rhome  string // the remote Reprise home, absolute ("" if the probe could not tell)
-	probed bool   // bootstrapped by this host process
-	kick   chan struct{}
+	// statusCh is closed and replaced at every status report, so a new
+	// terminal's wait sees a refused prompt at once (waitNew).
+	statusCh chan struct{}
+	env      []string // the remote login environment (from the last connect)
+	shell    string
+	home     string
+	rhome    string // the remote Reprise home, absolute ("" if the probe could not tell)
+	probed   bool   // bootstrapped by this host process
+	kick     chan struct{}
 	// forecasted: this host's lines of the start's restore forecast carry
 	// its daemon's answers (supervisor goroutine only).
 	forecasted bool
@@ -85,11 +88,12 @@ func (h *Host) endpoint(ctx context.Context, name string) (*remoteEP, error) {
 		return nil, err
 	}
 	e = &remoteEP{
-		name:   name,
-		target: remote.ForHost(h.cfg.Home.Dir, hs.Name, hs.SSH, hs.RemoteHome, hs.SSHConfig),
-		status: api.HostStatus{Name: name, State: "connecting"},
-		upCh:   make(chan struct{}),
-		kick:   make(chan struct{}, 1),
+		name:     name,
+		target:   h.remoteTarget(hs),
+		status:   api.HostStatus{Name: name, State: "connecting"},
+		upCh:     make(chan struct{}),
+		statusCh: make(chan struct{}),
+		kick:     make(chan struct{}, 1),
 	}
 	h.mu.Lock()
 	if cur := h.remotes[name]; cur != nil {
@@ -101,6 +105,15 @@ func (h *Host) endpoint(ctx context.Context, name string) (*remoteEP, error) {
 	h.wg.Add(1)
 	go h.superviseRemote(e)
 	return e, nil
+}
+
+// remoteTarget is how ssh reaches hs from this host: its prompts go to
+// the UI through the local API socket (the askpass helper is this host's
+// reprise binary).
+func (h *Host) remoteTarget(hs store.Host) remote.Target {
+	t := remote.ForHost(h.cfg.Home.Dir, hs.Name, hs.SSH, hs.RemoteHome, hs.SSHConfig)
+	t.Askpass = &remote.Askpass{Exe: h.cfg.Exe, Sock: h.cfg.Home.HostSocket()}
+	return t
 }
 
 // startRemotes starts the supervisor of every host that has running
@@ -148,6 +161,39 @@ func (e *remoteEP) wait(ctx context.Context) (*ptyclient.Client, error) {
 	}
 }
 
+// waitNew is wait for a new terminal, which the user is waiting for: a
+// refused ssh prompt (status "failed" reported after the wait began) ends
+// it with that line instead of at the deadline. A host whose last prompt
+// was refused is asked again: the user asked for it.
+func (h *Host) waitNew(ctx context.Context, e *remoteEP) (*ptyclient.Client, error) {
+	e.mu.Lock()
+	failed := e.status.State == "failed"
+	e.mu.Unlock()
+	if failed {
+		h.KickRemote(e.name)
+	}
+	for {
+		e.mu.Lock()
+		c, ch, sch := e.client, e.upCh, e.statusCh
+		e.mu.Unlock()
+		if c != nil {
+			return c, nil
+		}
+		select {
+		case <-ch:
+		case <-sch:
+			e.mu.Lock()
+			st, up := e.status, e.client != nil
+			e.mu.Unlock()
+			if st.State == "failed" && !up {
+				return nil, errors.New(st.Message)
+			}
+		case <-ctx.Done():
+			return e.wait(ctx) // its error line
+		}
+	}
+}
+
 // HostStatus reports the link state of a remote host ("" state: unknown to
 // this host, no terminal uses it yet).
 func (h *Host) HostStatus(name string) api.HostStatus {
@@ -167,6 +213,8 @@ func (h *Host) setRemoteStatus(e *remoteEP, s api.HostStatus) {
 	e.mu.Lock()
 	changed := e.status.State != s.State || e.status.Message != s.Message
 	e.status = s
+	close(e.statusCh)
+	e.statusCh = make(chan struct{})
 	e.mu.Unlock()
 	if !changed {
 		return
@@ -202,14 +250,23 @@ func (h *Host) superviseRemote(e *remoteEP) {
 		c, err := h.connectRemote(e)
 		if err != nil {
 			log.Warn("remote host unreachable", "err", err, "retry", delay)
-			h.setRemoteStatus(e, api.HostStatus{State: "disconnected", Message: err.Error()})
+			retry := time.After(delay)
+			if errors.Is(err, remote.ErrPromptCancelled) {
+				// The user said no to ssh's prompt: asking again in 200 ms
+				// would only repeat the question. Until something asks for
+				// this host again (KickRemote).
+				h.setRemoteStatus(e, api.HostStatus{State: "failed", Message: err.Error()})
+				retry = nil
+			} else {
+				h.setRemoteStatus(e, api.HostStatus{State: "disconnected", Message: err.Error()})
+			}
 			if !e.forecasted {
 				h.refreshRemoteForecast(h.ctx, e, nil, err.Error())
 			}
 			select {
 			case <-h.ctx.Done():
 				return
-			case <-time.After(delay):
+			case <-retry:
 			case <-e.kick:
 			}
 			delay = min(delay*2, linkRetryMax)
@@ -315,7 +372,8 @@ func (h *Host) watchLink(e *remoteEP, c *ptyclient.Client) {
 // makes a reconnect one ssh connection, not two. A failed dial bootstraps
 // again next time.
 func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
-	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
+	// The bound covers the time a user may take to answer ssh's prompt.
+	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second+remote.DefaultAskTimeout)
 	defer cancel()
 	e.mu.Lock()
 	probed := e.probed

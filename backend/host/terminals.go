@@ -45,7 +45,7 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 		// connect bootstraps the remote), not for one that is down.
 		if c = n.via; c == nil {
 			wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-			c, err = ep.wait(wctx)
+			c, err = h.waitNew(wctx, ep)
 			cancel()
 			if err != nil {
 				return store.Terminal{}, err

@@ -216,6 +216,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("DELETE /v1/sessions/{agent}/{session}", s.wrap(func(r *http.Request) (any, error) {
 		return nil, h.ForgetSession(r.Context(), r.PathValue("agent"), r.PathValue("session"))
 	}))
+	// ssh's askpass helper (a reprise started by ssh) asks here and waits
+	// for the UI's answer (remote/askpass.go). Only this user reaches the
+	// socket (0600).
+	mux.Handle("POST /v1/askpass", h.Askpass())
 	mux.HandleFunc("POST /v1/hooks/notify", s.wrap(func(r *http.Request) (any, error) {
 		h.NotifyInbox()
 		return nil, nil

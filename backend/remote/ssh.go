@@ -44,6 +44,9 @@ type Target struct {
 	SSH string
 	// ControlPersist is how long an idle master outlives its last channel.
 	ControlPersist time.Duration
+	// Askpass, when set, is where ssh's prompts go (askpass.go); without
+	// it ssh runs with BatchMode unless the user set SSH_ASKPASS.
+	Askpass *Askpass
 }
 
 // splitDest parses [user@]host[:port]. A bracketed IPv6 address keeps its
@@ -93,7 +96,10 @@ func ValidateDest(dest string) error {
 // show a prompt, a password or passphrase prompt would wait on a terminal
 // nobody sees. BatchMode makes ssh fail at once instead, with a line we
 // pass on.
-func batchMode() bool {
+func (t Target) batchMode() bool {
+	if t.Askpass != nil {
+		return false
+	}
 	return os.Getenv("SSH_ASKPASS") == "" || os.Getenv("SSH_ASKPASS_REQUIRE") == "never"
 }
 
@@ -126,7 +132,7 @@ func (t Target) args(remoteCmd string) ([]string, error) {
 		"-o", "ServerAliveCountMax=3",
 		"-o", "ConnectTimeout=10",
 	)
-	if batchMode() {
+	if t.batchMode() {
 		a = append(a, "-o", "BatchMode=yes")
 	}
 	if port != "" {
@@ -165,6 +171,9 @@ func (t Target) command(ctx context.Context, remoteCmd string) (*exec.Cmd, error
 	// /dev/tty would hang a host started from one): its own session.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.WaitDelay = 2 * time.Second
+	if t.Askpass != nil {
+		cmd.Env = t.Askpass.env(t.Name)
+	}
 	return cmd, nil
 }
 
@@ -189,8 +198,20 @@ func (t Target) sshError(err error, stderr string) error {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 255 {
 		// 255 is ssh's own failure, not the remote command's.
+		if ask := askpassLine(stderr); ask != "" {
+			// Why the prompt went unanswered says more than the
+			// "Permission denied" ssh ends with.
+			refused := strings.HasSuffix(ask, refusedCancelled) || strings.HasSuffix(ask, refusedNo)
+			if line != "" && !strings.HasPrefix(line, askpassLinePrefix) {
+				ask += " (ssh: " + line + ")"
+			}
+			if refused {
+				return refusedError{fmt.Sprintf("ssh to %s: %s", t.Name, ask)}
+			}
+			return fmt.Errorf("ssh to %s: %s", t.Name, ask)
+		}
 		hint := ""
-		if strings.Contains(line, "Permission denied") && batchMode() {
+		if strings.Contains(line, "Permission denied") && t.batchMode() {
 			hint = " (ssh may not prompt for a password or passphrase here: load the key into ssh-agent, or set SSH_ASKPASS)"
 		}
 		if line == "" {
@@ -202,6 +223,18 @@ func (t Target) sshError(err error, stderr string) error {
 		return fmt.Errorf("on %s: %s: %w", t.Name, line, err)
 	}
 	return fmt.Errorf("on %s: %w", t.Name, err)
+}
+
+// askpassLine is the askpass helper's last line on ssh's stderr, without
+// its prefix, or "".
+func askpassLine(stderr string) string {
+	lines := strings.Split(strings.ReplaceAll(stderr, "\r", ""), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); strings.HasPrefix(l, askpassLinePrefix) {
+			return strings.TrimPrefix(l, askpassLinePrefix)
+		}
+	}
+	return ""
 }
 
 func lastLine(s string) string {

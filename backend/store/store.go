@@ -19,8 +19,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"github.com/reprise-dev/reprise/backend/safefile"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
@@ -76,8 +74,7 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*Store, error)
 	var s *Store
 	for attempt := 0; ; attempt++ {
 		s, err = openOnce(ctx, abs, logger)
-		var se sqlite3.Error
-		if err == nil || attempt == 9 || !errors.As(err, &se) || se.Code != sqlite3.ErrBusy {
+		if err == nil || attempt == 9 || !isBusy(err) {
 			break
 		}
 		time.Sleep(time.Duration(20*(attempt+1)) * time.Millisecond)
@@ -118,8 +115,7 @@ func isCorrupt(err error) bool {
 	if errors.Is(err, ErrCorrupt) {
 		return true
 	}
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
+	return isCorruptCode(err)
 }
 
 // fullCheckBelow: databases smaller than this get integrity_check (which
@@ -167,11 +163,7 @@ func checkIntegrity(ctx context.Context, db *gorm.DB, abs string) error {
 // The original stays where it is: the user decides whether to move it away
 // (Reprise then starts with an empty database) or to try to recover it.
 func keepBroken(abs string, cause error, log *slog.Logger) error {
-	detail := cause.Error()
-	var se sqlite3.Error
-	if errors.As(cause, &se) {
-		detail = se.Error()
-	}
+	detail := sqliteDetail(cause)
 	stamp := "unknown"
 	if st, err := os.Stat(abs); err == nil {
 		stamp = st.ModTime().UTC().Format("20060102T150405Z")
@@ -277,12 +269,8 @@ func dbErr(err error) error {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return ErrNotFound
 	}
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch se.ExtendedCode {
-		case sqlite3.ErrConstraintPrimaryKey, sqlite3.ErrConstraintUnique, sqlite3.ErrConstraintForeignKey:
-			return fmt.Errorf("%w: %w", ErrConflict, err)
-		}
+	if isConstraint(err) {
+		return fmt.Errorf("%w: %w", ErrConflict, err)
 	}
 	return err
 }

@@ -73,6 +73,15 @@ type (
 		// rows); 0 or absent: all.
 		Lines int `json:"lines,omitempty"`
 	}
+	AskpassAnswerParams struct {
+		ID string `json:"id"`
+		// Secret: what the user typed, for a "secret" prompt.
+		Secret string `json:"secret,omitempty"`
+		// Accept: the answer to a "confirm" prompt.
+		Accept bool `json:"accept,omitempty"`
+		// Cancel: no answer; ssh fails with one line.
+		Cancel bool `json:"cancel,omitempty"`
+	}
 	DetachParams struct {
 		Handle uint32 `json:"handle"`
 	}
@@ -321,6 +330,15 @@ var methods = []method{
 	}),
 	def("hosts.remove", func(ctx context.Context, c call, p HostNameParams) (Empty, error) {
 		return none(c.srv.host.Store().RemoveHost(ctx, p.Name))
+	}),
+	// askpass.* answer ssh's prompts (event "askpass"): the page lists the
+	// open ones when it connects, and answers one with the typed secret,
+	// an accept/reject, or a cancel. The secret is never logged or kept.
+	def("askpass.pending", func(ctx context.Context, c call, _ Empty) ([]api.AskpassPrompt, error) {
+		return c.srv.host.Askpass().Pending(), nil
+	}),
+	def("askpass.answer", func(ctx context.Context, c call, p AskpassAnswerParams) (Empty, error) {
+		return none(c.srv.host.Askpass().Answer(p.ID, []byte(p.Secret), p.Accept, p.Cancel))
 	}),
 }
 

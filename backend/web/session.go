@@ -173,6 +173,14 @@ func (s *session) readLoop() error {
 			}
 			continue
 		}
+		if req.Method == "askpass.answer" || req.Method == "askpass.pending" {
+			// Answers what a queued request may be waiting for (a new tab
+			// on a host whose ssh asks for a passphrase): behind it in the
+			// queue it would wait for itself. Both are quick and never block.
+			res, _, err := s.dispatch(req)
+			s.reply(req.ID, res, err)
+			continue
+		}
 		s.reqs <- req
 	}
 }

@@ -44,6 +44,8 @@ export interface Methods {
   'hosts.list': [Record<string, never>, HostInfo[] | null];
   'hosts.add': [AddHostParams, HostInfo];
   'hosts.remove': [HostNameParams, Record<string, never>];
+  'askpass.pending': [Record<string, never>, AskpassPrompt[] | null];
+  'askpass.answer': [AskpassAnswerParams, Record<string, never>];
 }
 
 export type Method = keyof Methods;
@@ -94,6 +96,24 @@ export interface AgentState {
   detail: string;
   endReason?: string;
   exitStatus?: number | null;
+}
+
+/** web.AskpassAnswerParams */
+export interface AskpassAnswerParams {
+  id: string;
+  secret?: string;
+  accept?: boolean;
+  cancel?: boolean;
+}
+
+/** api.AskpassPrompt */
+export interface AskpassPrompt {
+  id: string;
+  host: string;
+  prompt: string;
+  kind: string;
+  open: boolean;
+  outcome?: string;
 }
 
 /** web.AttachParams */
