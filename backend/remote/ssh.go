@@ -260,7 +260,8 @@ type Probe struct {
 // Probe runs one remote command: a reconnect costs one round trip (plus
 // the channel of the daemon connection), not one per question.
 func (t Target) Probe(ctx context.Context) (Probe, error) {
-	script := `uname -sm; (sha256sum ` + t.binExpr() + ` 2>/dev/null || echo none) | cut -d' ' -f1; getent passwd "$(id -un)" | cut -d: -f7; env -0`
+	// shasum: macOS has no sha256sum.
+	script := `uname -sm; (sha256sum ` + t.binExpr() + ` 2>/dev/null || shasum -a 256 ` + t.binExpr() + ` 2>/dev/null || echo none) | cut -d' ' -f1; getent passwd "$(id -un)" | cut -d: -f7; env -0`
 	out, err := t.Run(ctx, script, nil)
 	if err != nil {
 		return Probe{}, err
@@ -321,28 +322,51 @@ func (t Target) Bootstrap(ctx context.Context, exe string) (uploaded bool, p Pro
 	if err != nil {
 		return false, p, err
 	}
-	if p.GOOS != runtime.GOOS || p.GOARCH != runtime.GOARCH {
-		return false, p, fmt.Errorf("%s runs %s/%s but this Reprise is built for %s/%s; install a matching reprise there (no cross-platform binaries ship yet)", t.Name, p.GOOS, p.GOARCH, runtime.GOOS, runtime.GOARCH)
+	bin, err := RemoteBinary(exe, p.GOOS, p.GOARCH)
+	if err != nil {
+		return false, p, fmt.Errorf("%s runs %s/%s but %w", t.Name, p.GOOS, p.GOARCH, err)
 	}
-	sum, err := fileSHA256(exe)
+	sum, err := fileSHA256(bin)
 	if err != nil {
 		return false, p, err
 	}
 	if p.BinarySHA256 == sum {
 		return false, p, nil
 	}
-	f, err := os.Open(exe)
+	f, err := os.Open(bin)
 	if err != nil {
-		return false, p, fmt.Errorf("open %s: %w", exe, err)
+		return false, p, fmt.Errorf("open %s: %w", bin, err)
 	}
 	defer f.Close()
 	// umask 077: the home and the binary are private to the remote user.
-	script := fmt.Sprintf(`set -e; umask 077; h=%s; mkdir -p "$h/bin"; tmp="$h/bin/.reprise.upload.$$"; trap 'rm -f "$tmp"' EXIT; cat > "$tmp"; echo "%s  $tmp" | sha256sum -c --quiet -; chmod 700 "$tmp"; mv -f "$tmp" "$h/bin/reprise"; trap - EXIT`, t.homeExpr(), sum)
+	// The checksum is verified there before the rename (shasum: macOS).
+	script := fmt.Sprintf(`set -e; umask 077; h=%s; mkdir -p "$h/bin"; tmp="$h/bin/.reprise.upload.$$"; trap 'rm -f "$tmp"' EXIT; cat > "$tmp"; got=$( (sha256sum "$tmp" 2>/dev/null || shasum -a 256 "$tmp") | cut -d' ' -f1); if [ "$got" != "%s" ]; then echo "checksum mismatch after upload (got $got)" >&2; exit 1; fi; chmod 700 "$tmp"; mv -f "$tmp" "$h/bin/reprise"; trap - EXIT`, t.homeExpr(), sum)
 	if _, err := t.Run(ctx, script, f); err != nil {
 		return false, p, fmt.Errorf("upload reprise to %s: %w", t.Name, err)
 	}
 	p.BinarySHA256 = sum
 	return true, p, nil
+}
+
+// RemoteBinaryDir is where the static remote binaries live, relative to
+// the directory of the reprise binary (`make build`: build/bin/remote).
+const RemoteBinaryDir = "remote"
+
+// RemoteBinary is the reprise to install on a remote running goos/goarch:
+// the static build for it beside exe (remote/reprise-GOOS-GOARCH) — no
+// libc to match there — or, for a remote of this machine's own platform
+// without one, exe itself. No matching binary is an error naming the file
+// looked for; the caller adds the host.
+func RemoteBinary(exe, goos, goarch string) (string, error) {
+	name := "reprise-" + goos + "-" + goarch
+	p := filepath.Join(filepath.Dir(exe), RemoteBinaryDir, name)
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return p, nil
+	}
+	if goos == runtime.GOOS && goarch == runtime.GOARCH {
+		return exe, nil
+	}
+	return "", fmt.Errorf("no reprise for %s/%s is installed beside this one (looked for %s; make build builds linux/amd64 and linux/arm64)", goos, goarch, p)
 }
 
 func fileSHA256(path string) (string, error) {

@@ -1,0 +1,134 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/internal/testenv"
+)
+
+// The binary for a probed remote: the static one for its platform beside
+// the host's reprise, else the host's own for its own platform, else one
+// clear line naming the file looked for.
+func TestRemoteBinarySelection(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "reprise")
+	os.WriteFile(exe, []byte("host"), 0o755)
+	other := "arm64"
+	if runtime.GOARCH == "arm64" {
+		other = "amd64"
+	}
+	if got, err := RemoteBinary(exe, runtime.GOOS, runtime.GOARCH); err != nil || got != exe {
+		t.Errorf("own platform, no static build: %q, %v; want the host's binary", got, err)
+	}
+	_, err := RemoteBinary(exe, "linux", other)
+	want := filepath.Join(dir, "remote", "reprise-linux-"+other)
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "no reprise for linux/"+other) || !strings.Contains(err.Error(), want) {
+		t.Errorf("missing linux/%s: %v; want one line naming %s", other, err, want)
+	}
+	if _, err := RemoteBinary(exe, "darwin", "arm64"); err == nil {
+		t.Error("darwin/arm64 with no binary: accepted")
+	}
+	os.MkdirAll(filepath.Join(dir, "remote"), 0o755)
+	for _, n := range []string{"reprise-linux-" + other, "reprise-" + runtime.GOOS + "-" + runtime.GOARCH} {
+		os.WriteFile(filepath.Join(dir, "remote", n), []byte(n), 0o755)
+	}
+	if got, err := RemoteBinary(exe, "linux", other); err != nil || got != want {
+		t.Errorf("linux/%s: %q, %v; want %s", other, got, err, want)
+	}
+	if got, err := RemoteBinary(exe, runtime.GOOS, runtime.GOARCH); err != nil || filepath.Base(got) != "reprise-"+runtime.GOOS+"-"+runtime.GOARCH {
+		t.Errorf("own platform with a static build: %q, %v; want the static one (no libc to match)", got, err)
+	}
+	// A directory of that name is not a binary.
+	os.MkdirAll(filepath.Join(dir, "remote", "reprise-linux-riscv64"), 0o755)
+	if _, err := RemoteBinary(exe, "linux", "riscv64"); err == nil && runtime.GOARCH != "riscv64" {
+		t.Error("a directory was taken for a binary")
+	}
+}
+
+// A real bootstrap of the CGO_ENABLED=0 build: the host's reprise has the
+// static linux/amd64 binary beside it (as make build installs it); the probe
+// finds linux x86_64, that binary is uploaded (checksum verified there), and
+// the remote daemon it starts runs a shell over the link.
+func TestBootstrapStaticBinaryRunsPtyd(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("the sshd harness is this machine: linux/amd64 only")
+	}
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "reprise")
+	if err := os.Symlink(reprise, exe); err != nil {
+		t.Fatal(err)
+	}
+	static := filepath.Join(dir, RemoteBinaryDir, "reprise-linux-amd64")
+	build := exec.Command("go", "build", "-trimpath", "-o", static, testenv.CLIPackage)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 build: %v\n%s", err, out)
+	}
+	if f, err := elf.Open(static); err != nil {
+		t.Fatal(err)
+	} else {
+		libs, _ := f.ImportedLibraries()
+		f.Close()
+		if len(libs) != 0 {
+			t.Fatalf("the remote binary links %v; want a static binary", libs)
+		}
+	}
+	s := testenv.StartSSHD(t)
+	tg := target(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	up, p, err := tg.Bootstrap(ctx, exe)
+	if err != nil || !up || p.GOOS != "linux" || p.GOARCH != "amd64" {
+		t.Fatalf("bootstrap: uploaded %v, probe %s/%s, %v", up, p.GOOS, p.GOARCH, err)
+	}
+	want, _ := os.ReadFile(static)
+	got, _ := os.ReadFile(filepath.Join(tg.RemoteHome, "bin", "reprise"))
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the remote has %d bytes, want the static binary's %d", len(got), len(want))
+	}
+	if up, _, err := tg.Bootstrap(ctx, exe); err != nil || up {
+		t.Fatalf("second bootstrap: uploaded %v, %v; want it up to date", up, err)
+	}
+	c, _, err := tg.Dial(ctx, ptyclient.Options{Name: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// The daemon answering is the static binary's.
+	dexe, err := os.ReadFile("/proc/" + strconv.Itoa(c.DaemonPID) + "/exe")
+	if err != nil || !bytes.Equal(dexe, want) {
+		t.Fatalf("the remote daemon (pid %d) runs another binary (%d bytes, %v)", c.DaemonPID, len(dexe), err)
+	}
+	if _, err := c.Open(ctx, ptyclient.OpenRequest{ID: "t_s1", Argv: []string{"/bin/sh", "-c", "echo static-$((6*7)); exec sleep 600"}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 80, Rows: 24}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	seen := make(chan struct{}, 1)
+	if _, err := c.Subscribe(ctx, "t_s1", ptyclient.SubscribeOptions{OnData: func(b []byte) {
+		out.Write(b)
+		if strings.Contains(out.String(), "static-42") {
+			select {
+			case seen <- struct{}{}:
+			default:
+			}
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-seen:
+	case <-ctx.Done():
+		t.Fatalf("no output from the static daemon's shell: %q", out.String())
+	}
+}
