@@ -4,7 +4,8 @@
 import { agentLabel, dismissKey, Dismissals, failureReason } from './agents/banner';
 import { outcomeDismissKey } from './agents/outcome';
 import { RestoreDismissals } from './agents/restore';
-import type { Agent, Binding, Direction, CreateAgentRequest, CreateAgentResult, HostInfo, HostStatus, ResumeOptions, Session, SettingKey } from './api';
+import type { Agent, AskpassPrompt, Binding, Direction, CreateAgentRequest, CreateAgentResult, HostInfo, HostStatus, ResumeOptions, Session, SettingKey } from './api';
+import { mergePending, withPrompt } from './askpass';
 import { hostMenuItems, withLiveStatus } from './hosts';
 import type { Backend } from './backend';
 import { command, type Shortcut } from './keys';
@@ -88,6 +89,32 @@ export class Actions {
   /** A "host" event: the link to one remote host changed. */
   noteHost(h: HostStatus): void {
     this.store.set('hostStatus', { ...this.store.get().hostStatus, [h.name]: h });
+  }
+
+  /** An "askpass" event: ssh asks the user something for a remote host (open), or stopped asking (closed). */
+  noteAskpass(p: AskpassPrompt): void {
+    this.store.set('askpass', withPrompt(this.store.get().askpass, p));
+  }
+
+  /** The prompts already open when the page (re)connects: their events went to no page. */
+  async loadAskpass(): Promise<void> {
+    try {
+      const pending = await this.backend.askpass.pending();
+      this.store.set('askpass', mergePending([], pending));
+    } catch (err) {
+      this.notice(`ssh prompts: ${errorText(err)}`);
+    }
+  }
+
+  /** Answers ssh's prompt: the typed secret, Accept / Reject of a question, or a cancel. */
+  async answerAskpass(id: string, a: { secret?: string; accept?: boolean; cancel?: boolean }): Promise<void> {
+    // Gone from the page at once; the host's closing event would say the same.
+    this.store.set('askpass', this.store.get().askpass.filter((x) => x.id !== id));
+    try {
+      await this.backend.askpass.answer(id, a);
+    } catch (err) {
+      this.notice(`ssh prompt: ${errorText(err)}`);
+    }
   }
 
   /** Adds a host; rejects with the host's one line (the form shows it). */

@@ -9,6 +9,7 @@ export { PROTOCOL_VERSION } from './api.gen';
 export type {
   Agent,
   AgentState,
+  AskpassPrompt,
   AttachResult,
   Binding,
   CreateAgentRequest,

@@ -5,6 +5,7 @@
 import type {
   Agent,
   AgentState,
+  AskpassPrompt,
   AttachResult,
   Binding,
   DaemonStatus,
@@ -68,6 +69,7 @@ export class Backend {
   private readonly exitEmitter = new Emitter<[Terminal]>();
   private readonly daemonEmitter = new Emitter<[DaemonStatus]>();
   private readonly hostEmitter = new Emitter<[HostStatus]>();
+  private readonly askpassEmitter = new Emitter<[AskpassPrompt]>();
   private readonly inputLostEmitter = new Emitter<[InputLost]>();
   private readonly bindingEmitter = new Emitter<[Binding]>();
   private readonly restoreEmitter = new Emitter<[RestoreReport]>();
@@ -128,6 +130,10 @@ export class Backend {
   /** A remote host's link changed (event "host"). */
   onHost(cb: (h: HostStatus) => void): () => void {
     return this.hostEmitter.on(cb);
+  }
+  /** ssh asks the user something for a remote host (event "askpass": open, then closed). */
+  onAskpass(cb: (p: AskpassPrompt) => void): () => void {
+    return this.askpassEmitter.on(cb);
   }
   /** A terminal's binding changed (event "binding"). */
   onBinding(cb: (b: Binding) => void): () => void {
@@ -255,6 +261,13 @@ export class Backend {
     report: (): Promise<RestoreReport> => this.call('restore.report', {}),
   };
 
+  /** ssh's prompts (docs/remote.md "Prompts"): the open ones, and the user's answer. The secret is sent once and not kept. */
+  readonly askpass = {
+    pending: (): Promise<AskpassPrompt[]> => this.call('askpass.pending', {}).then((l) => l ?? []),
+    answer: (id: string, a: { secret?: string; accept?: boolean; cancel?: boolean }): Promise<void> =>
+      this.call('askpass.answer', { id, ...a }).then(() => undefined),
+  };
+
   /** Remote hosts (reprise hosts …); errors reject with the host's one line. */
   readonly hosts = {
     list: (): Promise<HostInfo[]> => this.call('hosts.list', {}).then((l) => l ?? []),
@@ -311,6 +324,9 @@ export class Backend {
         break;
       case 'host':
         this.hostEmitter.emit(data as HostStatus);
+        break;
+      case 'askpass':
+        this.askpassEmitter.emit(data as AskpassPrompt);
         break;
       case 'binding':
         this.bindingEmitter.emit(data as Binding);

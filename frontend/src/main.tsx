@@ -121,6 +121,7 @@ backend.onHello((h) => {
   if (h.daemon) store.set('daemon', h.daemon);
   void actions.loadBindings();
   void actions.loadRestore();
+  void actions.loadAskpass();
   void attention.load();
 });
 backend.onLayout((l) => store.setLayout(l));
@@ -128,6 +129,7 @@ backend.onTerminal((t) => store.putTerminal(t));
 backend.onExit((t) => store.putTerminal(t));
 backend.onDaemon((d) => store.set('daemon', d));
 backend.onHost((h) => actions.noteHost(h));
+backend.onAskpass((p) => actions.noteAskpass(p));
 backend.onBinding((b) => {
   actions.noteBinding(b);
   attention.onBinding(b);
@@ -158,7 +160,7 @@ backend.onTerminal(() => {
 // keys that reach the document while no field or terminal has the focus.
 const takeKey = (ev: KeyboardEvent) => {
   const s = store.get();
-  if (ev.defaultPrevented || s.view !== 'terminals' || s.confirm || !isPageLevel(ev.target)) return;
+  if (ev.defaultPrevented || s.view !== 'terminals' || s.confirm || s.askpass.length > 0 || !isPageLevel(ev.target)) return;
   if (keys.feed({ key: ev.key, code: ev.code, ctrlKey: ev.ctrlKey, shiftKey: ev.shiftKey, altKey: ev.altKey, metaKey: ev.metaKey, t: ev.timeStamp })) {
     ev.preventDefault();
   }

@@ -4,7 +4,7 @@
 import { useSyncExternalStore } from 'react';
 import type { ResumeState } from './agents/banner';
 import type { AgentInfo, NotifyWhen } from './attention/attention';
-import type { Agent, Binding, DaemonStatus, HostInfo, HostStatus, Layout, RestoreReport, Terminal } from './api';
+import type { Agent, AskpassPrompt, Binding, DaemonStatus, HostInfo, HostStatus, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { PaneInputState } from './terminal/TerminalView';
 import { DEFAULT_APPEARANCE, type Appearance } from './terminal/appearance';
@@ -35,6 +35,8 @@ export interface AppState {
   /** The pane whose search box is open. */
   searchPaneId: string | null;
   confirm: ConfirmRequest | null;
+  /** ssh's open prompts for remote hosts (event "askpass"), oldest first; the dialog shows the first. */
+  askpass: readonly AskpassPrompt[];
   /** The pty daemon's health, when the host has reported it. */
   daemon: DaemonStatus | null;
   /** Remote hosts' links as the host last reported them (hosts.list, then "host" events), by name. */
@@ -107,6 +109,7 @@ export const initialState: AppState = {
   paneErrors: {},
   searchPaneId: null,
   confirm: null,
+  askpass: [],
   daemon: null,
   hostStatus: {},
   hosts: null,

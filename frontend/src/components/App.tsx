@@ -4,6 +4,7 @@ import { shortcutFor } from '../keys';
 import { focusedPane } from '../layout/layout';
 import { useStore } from '../store';
 import { CommandPalette } from './CommandPalette';
+import { AskpassDialog } from './AskpassDialog';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ContextMenu } from './ContextMenu';
 import { LazyAgentsOverview, LazySessionsView, LazySettingsView } from './lazyViews';
@@ -23,7 +24,7 @@ export function App() {
   // Inside a terminal, xterm's custom key handler takes them first.
   useEffect(() => {
     const onKey = (ev: KeyboardEvent) => {
-      if (ev.defaultPrevented || store.get().confirm || store.get().palette || store.get().menu) return;
+      if (ev.defaultPrevented || store.get().confirm || store.get().askpass.length > 0 || store.get().palette || store.get().menu) return;
       const target = ev.target as HTMLElement | null;
       if (target?.closest('.xterm')) return;
       if (ev.key === 'Escape' && store.get().overview) {
@@ -76,6 +77,7 @@ export function App() {
       </main>
       <StatusBar />
       <ConfirmDialog />
+      <AskpassDialog />
       <CommandPalette />
       <ContextMenu />
     </div>
