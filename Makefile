@@ -46,6 +46,7 @@ bench: build
 install-desktop: build
 	install -D -m 0755 $(BIN) $(HOME)/.local/bin/reprise
 	install -D -m 0755 $(APP) $(HOME)/.local/bin/reprise-desktop
+	for f in build/bin/remote/reprise-*; do [ -f "$$f" ] || continue; install -D -m 0755 $$f $(HOME)/.local/bin/remote/$$(basename $$f); done
 	install -D -m 0644 build/appicon.png $(HOME)/.local/share/icons/hicolor/512x512/apps/reprise.png
 	sed "s|^Exec=reprise-desktop|Exec=$(HOME)/.local/bin/reprise-desktop|" build/linux/reprise.desktop > /tmp/reprise.desktop.$$$$ && \
 	  install -D -m 0644 /tmp/reprise.desktop.$$$$ $(HOME)/.local/share/applications/reprise.desktop && rm -f /tmp/reprise.desktop.$$$$

@@ -40,16 +40,19 @@ function banner(port) {
   });
 }
 
-/** Starts sshd; extra lines go into sshd_config. stop() / start() again on the same port. */
-export async function startSSHD(extra = []) {
+/**
+ * Starts sshd; extra lines go into sshd_config. stop() / start() again on the same port.
+ * opts.passphrase locks the user key with it (no agent: the client config says IdentityAgent none).
+ */
+export async function startSSHD(extra = [], opts = {}) {
   // Short: ssh control sockets and the remote daemon's socket live under it.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sshd'));
   const user = os.userInfo().username;
-  const keygen = (p) => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'reprise-test', '-f', p]);
+  const keygen = (p, pass = '') => execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', pass, '-C', 'reprise-test', '-f', p]);
   const hostKey = path.join(dir, 'host_ed25519');
   const userKey = path.join(dir, 'id_ed25519');
   keygen(hostKey);
-  keygen(userKey);
+  keygen(userKey, opts.passphrase ?? '');
   const auth = path.join(dir, 'authorized_keys');
   writeFileSync(auth, readFileSync(userKey + '.pub'), { mode: 0o600 });
   const port = await freePort();
@@ -91,6 +94,8 @@ export async function startSSHD(extra = []) {
     port,
     alias,
     config,
+    user,
+    userKey,
     proc: null,
     /** (Re)starts the listener on the same port. */
     async start() {
