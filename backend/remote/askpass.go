@@ -303,8 +303,8 @@ func Zero(b []byte) {
 // ServeHTTP is POST /v1/askpass: the body an AskRequest, the reply the
 // answer's bytes (text/plain), or 422 with {"error": "..."}.
 func (b *Broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// The wait outlives the server's read timeout, whose expiry would
-	// otherwise cancel the request's context under it.
+	// The wait may outlast the server's read timeout (the local API's is
+	// 30 s); nothing more is read from this connection, so lift it.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	var req AskRequest
 	if err := json.NewDecoder(io.LimitReader(r.Body, 2*MaxPromptBytes+1024)).Decode(&req); err != nil {
