@@ -218,6 +218,12 @@ func (b *Broker) Ask(ctx context.Context, req AskRequest) ([]byte, error) {
 			delete(b.pending, p.Host)
 		}
 		b.mu.Unlock()
+		// An answer that came in as the wait ended is not kept.
+		select {
+		case late := <-pa.done:
+			Zero(late.secret)
+		default:
+		}
 		closed := p
 		closed.Open, closed.Outcome = false, outcome
 		b.publish(closed)
