@@ -57,7 +57,9 @@ func lockedHost(t *testing.T) (home string) {
 // on that terminal (echo off), and the answer connects.
 func TestHostsCheckAsksOnTheTerminal(t *testing.T) {
 	home := lockedHost(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// A hang guard only: under load the remote login shell's rc file
+	// (pyenv rehash here) can take most of a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, reprise, "hosts", "check", "box", "--home", home)
 	cmd.Env = append(os.Environ(), "SSH_AUTH_SOCK=")
