@@ -6,6 +6,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin:$(go env GOPATH)/bin"
+# Shells the tests start run this user's own ~/.bashrc. On a machine where it
+# runs `pyenv init`, a shell killed mid-rehash (tests kill terminals on
+# purpose) leaves pyenv's lock behind and every later shell waits 60 s on it;
+# bound that wait (internal/testenv/sshd.go does the same for ssh logins).
+export PYENV_REHASH_TIMEOUT="${PYENV_REHASH_TIMEOUT:-0}"
 ART="${ARTIFACTS:-test-artifacts}"
 mkdir -p "$ART"
 

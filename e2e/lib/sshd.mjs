@@ -44,6 +44,13 @@ function banner(port) {
  * Starts sshd; extra lines go into sshd_config. stop() / start() again on the same port.
  * opts.passphrase locks the user key with it (no agent: the client config says IdentityAgent none).
  */
+/** extra with PYENV_REHASH_TIMEOUT=0 joined to its first SetEnv line (sshd applies only that one). */
+function withQuietRehash(extra) {
+  const i = extra.findIndex((l) => l.startsWith('SetEnv '));
+  if (i < 0) return [...extra, 'SetEnv PYENV_REHASH_TIMEOUT=0'];
+  return extra.map((l, j) => (j === i ? `${l} PYENV_REHASH_TIMEOUT=0` : l));
+}
+
 export async function startSSHD(extra = [], opts = {}) {
   // Short: ssh control sockets and the remote daemon's socket live under it.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sshd'));
@@ -73,7 +80,9 @@ export async function startSSHD(extra = [], opts = {}) {
       'PermitRootLogin prohibit-password',
       `AllowUsers ${user}`,
       'LogLevel VERBOSE',
-      ...extra,
+      // As in internal/testenv/sshd.go (withQuietRehash): a pyenv lock left by a killed login
+      // must not make every later login wait 60 s; sshd applies only its first SetEnv line.
+      ...withQuietRehash(extra),
       '',
     ].join('\n'),
     { mode: 0o600 },

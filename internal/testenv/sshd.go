@@ -155,6 +155,7 @@ func StartSSHDAt(t testing.TB, netns, addr string, extra ...string) *SSHD {
 		s.Port = 20000 + os.Getpid()%20000
 	}
 	cfg := filepath.Join(dir, "sshd_config")
+	extra = withQuietRehash(extra)
 	conf := fmt.Sprintf(`Port %d
 ListenAddress %s
 HostKey %s
@@ -249,4 +250,28 @@ func NetNS(t testing.TB, name string) string {
 	}
 	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
 	return ns
+}
+
+// quietRehash bounds pyenv's rehash lock wait in the sessions of the test's
+// sshd. A login here runs the machine user's own profile; on a machine whose
+// ~/.bashrc runs `pyenv init`, a login shell killed mid-rehash (tests kill
+// remote processes on purpose) leaves pyenv's lock file behind, and every
+// later login waits 60 s on it, which reads as a hung connect. sshd applies
+// only its first SetEnv line, so the variable joins the test's own line.
+const quietRehash = "PYENV_REHASH_TIMEOUT=0"
+
+func withQuietRehash(extra []string) []string {
+	out := make([]string, 0, len(extra)+1)
+	joined := false
+	for _, l := range extra {
+		if !joined && strings.HasPrefix(l, "SetEnv ") {
+			l += " " + quietRehash
+			joined = true
+		}
+		out = append(out, l)
+	}
+	if !joined {
+		out = append(out, "SetEnv "+quietRehash)
+	}
+	return out
 }
