@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,6 +88,41 @@ func dropLink(t *testing.T, h *Host) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	// A lost network kills every connection to the host, not only the
+	// master's. ssh's ControlMaster=auto lets an ssh started while no
+	// master answers (the relay restarting as the link reconnects) run on
+	// a connection of its own, which killing the master leaves up: seen in
+	// a CI run as a drop that never showed "disconnected". So every ssh of
+	// this host's control dir goes too.
+	for _, p := range sshPIDsUsing(t, e.target.ControlDir) {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+}
+
+// sshPIDsUsing lists the ssh processes whose command line names dir (their
+// ControlPath is in it).
+func sshPIDsUsing(t *testing.T, dir string) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		argv := strings.Split(string(b), "\x00")
+		if filepath.Base(argv[0]) == "ssh" && strings.Contains(string(b), "ControlPath="+dir+"/") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // A remote stream across ten link drops: each drop shows the pane as
