@@ -47,18 +47,13 @@ func (m localMachine) prepare(context.Context, string, string, string, string, s
 type remoteMachine struct {
 	name  string
 	env   []string
-	stat  func(ctx context.Context, paths []string) ([]ptyproto.PathStat, error)
+	look  func(ctx context.Context, paths []string, globs []ptyproto.Glob) (*ptyproto.Facts, error)
 	known map[string]ptyproto.PathStat
+	globs map[ptyproto.Glob]ptyproto.GlobResult
 }
 
 func newRemoteMachine(name string, env []string, c *ptyclient.Client) *remoteMachine {
-	return &remoteMachine{name: name, env: env, known: map[string]ptyproto.PathStat{}, stat: func(ctx context.Context, paths []string) ([]ptyproto.PathStat, error) {
-		f, err := c.Facts(ctx, false, paths)
-		if err != nil {
-			return nil, err
-		}
-		return f.Paths, nil
-	}}
+	return &remoteMachine{name: name, env: env, known: map[string]ptyproto.PathStat{}, globs: map[ptyproto.Glob]ptyproto.GlobResult{}, look: c.Look}
 }
 
 // pathDirs is the PATH of env as absolute directories, at most what one
@@ -104,8 +99,20 @@ func claudeTranscriptPath(env []string, sessionID, cwd, stored string) string {
 
 func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd, stored string) error {
 	want := m.candidates(cmd)
-	if agent == "claude" {
+	var globs []ptyproto.Glob
+	switch agent {
+	case "claude":
 		want = append(want, claudeTranscriptPath(m.env, sessionID, cwd, stored))
+	case "codex":
+		if g, _, err := codexRolloutGlob(m.env, sessionID); err == nil {
+			if _, ok := m.globs[g]; !ok {
+				globs = append(globs, g)
+			}
+		}
+	case "gemini":
+		if stored != "" {
+			want = append(want, stored)
+		}
 	}
 	if cwd != "" {
 		want = append(want, cwd)
@@ -116,17 +123,20 @@ func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd,
 			ask = append(ask, p)
 		}
 	}
-	if len(ask) == 0 {
+	if len(ask) == 0 && len(globs) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
 	defer cancel()
-	st, err := m.stat(ctx, ask)
+	f, err := m.look(ctx, ask, globs)
 	if err != nil {
 		return err
 	}
-	for _, s := range st {
+	for _, s := range f.Paths {
 		m.known[s.Path] = s
+	}
+	for i, r := range f.Globs {
+		m.globs[globs[i]] = r
 	}
 	return nil
 }
@@ -142,19 +152,38 @@ func (m *remoteMachine) lookPath(cmd string) (string, bool) {
 
 func (m *remoteMachine) isDir(p string) bool { return m.known[p].Kind == "dir" }
 
-// transcript answers for the agents whose conversation a stat can find:
-// Claude's file. Codex (a dated glob) and Gemini (a reply inside the chat
-// file) need more than a stat; on a remote they are "unknown".
+// transcript answers as the local check does, from what the daemon told:
+// Claude's file (a stat), Codex's rollout (a bounded glob, the same walk as
+// locally). Gemini's answer is in its chat file (a model reply), which the
+// daemon does not read: a chat file that is not there, or empty, is
+// missing, as locally; one that is there is unknown.
 func (m *remoteMachine) transcript(agent, sessionID, cwd, stored string) (bool, bool, string) {
-	if agent != "claude" {
-		return false, false, "unknown"
+	switch agent {
+	case "claude":
+		p := claudeTranscriptPath(m.env, sessionID, cwd, stored)
+		s := m.known[p]
+		if s.Kind == "other" || s.Kind == "dir" {
+			return false, true, p + " (not a regular file)"
+		}
+		return s.Exists && s.Size > 0, true, p
+	case "codex":
+		return codexTranscriptCheck(m.env, sessionID, func(g ptyproto.Glob) (ptyproto.GlobResult, bool) {
+			r, ok := m.globs[g]
+			return r, ok
+		})
+	case "gemini":
+		s, ok := m.known[stored]
+		switch {
+		case stored == "" || !ok || s.Err != "":
+			return false, false, "unknown"
+		case s.Kind == "other" || s.Kind == "dir":
+			return false, true, stored + " (not a regular file)"
+		case !s.Exists || s.Size == 0:
+			return false, true, stored
+		}
+		return false, false, stored + " (whether it holds a reply is not read on a remote host)"
 	}
-	p := claudeTranscriptPath(m.env, sessionID, cwd, stored)
-	s := m.known[p]
-	if s.Kind == "other" || s.Kind == "dir" {
-		return false, true, p + " (not a regular file)"
-	}
-	return s.Exists && s.Size > 0, true, p
+	return false, false, "unknown"
 }
 
 // remoteAskTimeout bounds each question to a remote daemon (the daemon

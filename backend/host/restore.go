@@ -19,6 +19,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
+	"github.com/reprise-dev/reprise/backend/ptyproto"
 	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/scrollback"
 	"github.com/reprise-dev/reprise/backend/store"
@@ -200,20 +201,7 @@ func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved,
 		}
 		return err == nil && st.Size() > 0, true, p
 	case "codex":
-		dir := envValue(env, "CODEX_HOME")
-		if dir == "" {
-			dir = filepath.Join(home, ".codex")
-		}
-		// Both the directory and the id are matched literally: either may
-		// hold glob characters ("[x]*"), and a pattern would then miss the
-		// very file it names.
-		matches, _ := filepath.Glob(filepath.Join(globQuote(dir), "sessions", "*", "*", "*", "rollout-*-"+globQuote(sessionID)+".jsonl"))
-		for _, m := range matches {
-			if _, err := safefile.Stat(m); err == nil {
-				return true, true, m
-			}
-		}
-		return false, true, filepath.Join(dir, "sessions", "…", "rollout-*-"+sessionID+".jsonl")
+		return codexTranscriptCheck(env, sessionID, func(g ptyproto.Glob) (ptyproto.GlobResult, bool) { return localGlob(g), true })
 	case "gemini":
 		if stored == "" {
 			return false, false, "unknown"
@@ -278,12 +266,6 @@ func recreateRestores(agentID string) bool {
 		return true
 	}
 	return false
-}
-
-// globQuote escapes what filepath.Match treats as pattern syntax, so s
-// matches only itself.
-func globQuote(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }
 
 // Forecast says, pane by pane, what would come back if Reprise restarted

@@ -80,3 +80,44 @@ func TestTranscriptCheckHostilePaths(t *testing.T) {
 		})
 	}
 }
+
+// A Codex session id comes from a hook payload: what no agent's id looks
+// like ("../x", a long string, control characters) never goes into a
+// pattern — no walk, "missing" — and glob characters match only
+// themselves, on this machine and in the glob a remote daemon is sent.
+func TestCodexRolloutGlobHostileIDs(t *testing.T) {
+	home := t.TempDir()
+	day := filepath.Join(home, ".codex", "sessions", "2026", "12", "02")
+	os.MkdirAll(day, 0o700)
+	os.WriteFile(filepath.Join(day, "rollout-2026-12-02T07-00-00-victim.jsonl"), []byte("{}\n"), 0o600)
+	// What "../x" would reach if it went into the pattern as is.
+	os.MkdirAll(filepath.Join(day, "rollout-a-..", "x"), 0o700)
+	os.WriteFile(filepath.Join(day, "rollout-a-..", "x.jsonl"), []byte("{}\n"), 0o600)
+	env := []string{"HOME=" + home}
+	for _, id := range []string{"../x", "..", ".", "", "a/b", strings.Repeat("a", maxSessionIDLen+1), "a\x00b", "a\nb"} {
+		g, _, err := codexRolloutGlob(env, id)
+		if err == nil {
+			t.Errorf("id %q went into a pattern: %+v", id, g)
+		}
+		saved, known, p := transcriptCheck(env, "codex", id, "/w", "")
+		if saved || !known || !strings.Contains(p, "session id") {
+			t.Errorf("id %q: saved=%v known=%v path %q; want missing, the id named", id, saved, known, p)
+		}
+	}
+	for _, id := range []string{"*", "?ictim", "[v]ictim", `\*`} {
+		g, _, err := codexRolloutGlob(env, id)
+		if err != nil {
+			t.Fatalf("id %q: %v", id, err)
+		}
+		if saved, known, p := transcriptCheck(env, "codex", id, "/w", ""); saved || !known {
+			t.Errorf("id %q matched another session's rollout: %q (glob %+v)", id, p, g)
+		}
+	}
+	if saved, _, p := transcriptCheck(env, "codex", "victim", "/w", ""); !saved || !strings.HasSuffix(p, "-victim.jsonl") {
+		t.Fatalf("the real rollout: saved=%v %q", saved, p)
+	}
+	// A uuid as Codex makes them is taken as it is.
+	if g, _, err := codexRolloutGlob([]string{"CODEX_HOME=/h/c"}, "0192f3a4-7b2c-7d3e-8f4a-5b6c7d8e9f00"); err != nil || g.Root != "/h/c" || g.Pattern != "sessions/*/*/*/rollout-*-0192f3a4-7b2c-7d3e-8f4a-5b6c7d8e9f00.jsonl" {
+		t.Fatalf("uuid: %+v, %v", g, err)
+	}
+}

@@ -502,18 +502,43 @@ func (c *Client) Cwds(ctx context.Context, id string) (map[string]string, error)
 // shell and environment; for each of paths, whether it exists (stat only).
 // At most ptyproto.MaxFactPaths paths per call.
 func (c *Client) Facts(ctx context.Context, login bool, paths []string) (*Facts, error) {
-	f, err := c.call(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Login: login, Paths: paths}, nil)
+	return c.facts(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Login: login, Paths: paths})
+}
+
+// Look asks the daemon, in one request, whether each of paths exists (stat
+// only) and which paths each of globs names (readdir and stat only,
+// bounded: docs/wire.md "Daemon facts"). At most ptyproto.MaxFactPaths
+// paths and ptyproto.MaxFactGlobs globs. A daemon that predates globs
+// answers the paths, and each glob comes back with Err saying so.
+func (c *Client) Look(ctx context.Context, paths []string, globs []ptyproto.Glob) (*Facts, error) {
+	return c.facts(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Paths: paths, Globs: globs})
+}
+
+func (c *Client) facts(ctx context.Context, h *ptyproto.Header) (*Facts, error) {
+	f, err := c.call(ctx, h, nil)
 	if err = older(err); err != nil {
 		return nil, err
 	}
-	if f.Header.Facts == nil {
+	ff := f.Header.Facts
+	if ff == nil {
 		return nil, errors.New("facts: daemon sent no answer")
 	}
-	if len(f.Header.Facts.Paths) != len(paths) {
-		return nil, fmt.Errorf("facts: daemon answered %d of %d paths", len(f.Header.Facts.Paths), len(paths))
+	if len(ff.Paths) != len(h.Paths) {
+		return nil, fmt.Errorf("facts: daemon answered %d of %d paths", len(ff.Paths), len(h.Paths))
 	}
-	return f.Header.Facts, nil
+	switch {
+	case len(ff.Globs) == len(h.Globs):
+	case len(ff.Globs) == 0:
+		// An older daemon ignores the field it does not know.
+		for _, g := range h.Globs {
+			ff.Globs = append(ff.Globs, ptyproto.GlobResult{Root: g.Root, Pattern: g.Pattern, Err: ErrOldDaemon.Error()})
+		}
+	default:
+		return nil, fmt.Errorf("facts: daemon answered %d of %d globs", len(ff.Globs), len(h.Globs))
+	}
+	return ff, nil
 }
+
 // LogTail is the end of the scrollback log a session left on the daemon's
 // disk when the daemon no longer holds it (see ptyproto.TLogTail): at most
 // max bytes, size the whole log's, mod its last write (unix ms); ok is

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/reprise-dev/reprise/backend/boundglob"
 	"github.com/reprise-dev/reprise/backend/ptyproto"
 )
 
@@ -91,7 +92,7 @@ func (ss *session) currentCwd() (string, bool) {
 // once nothing of the request runs any more — after a stat that outlived
 // the answer's bound, when that stat returns — so the client's in-flight
 // bound counts stuck stats too.
-func (s *Server) facts(ctx context.Context, login bool, paths []string, release func()) (*ptyproto.Facts, error) {
+func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []ptyproto.Glob, release func()) (*ptyproto.Facts, error) {
 	handedOff := false
 	defer func() {
 		if !handedOff {
@@ -105,6 +106,9 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, release 
 		if len(p) > ptyproto.MaxFactPathLen {
 			return nil, fmt.Errorf("facts: a path of %d bytes, at most %d", len(p), ptyproto.MaxFactPathLen)
 		}
+	}
+	if len(globs) > ptyproto.MaxFactGlobs {
+		return nil, fmt.Errorf("facts: %d globs asked, at most %d per request", len(globs), ptyproto.MaxFactGlobs)
 	}
 	f := &ptyproto.Facts{}
 	f.Home, _ = os.UserHomeDir()
@@ -120,37 +124,123 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, release 
 			s.log.Warn("login environment", "shell", f.Shell, "err", err)
 		}
 		f.Env = env
+		s.noteAgentDirs(env)
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 && len(globs) == 0 {
 		return f, nil
 	}
 	// Each stat may block (a hung mount); the request's bound still
 	// answers, naming the path that did not return.
 	sctx, cancel := context.WithTimeout(ctx, factsTimeout)
 	defer cancel()
-	done := make(chan []ptyproto.PathStat, 1)
-	cur := make(chan string, len(paths))
+	// The globs stop a little before the request's bound, so a long walk
+	// answers "incomplete" instead of failing the paths asked with it.
+	deadline, _ := sctx.Deadline()
+	gctx, gcancel := context.WithDeadline(ctx, deadline.Add(-globMargin))
+	roots := s.globRoots(f.Home)
+	type answer struct {
+		paths []ptyproto.PathStat
+		globs []ptyproto.GlobResult
+	}
+	done := make(chan answer, 1)
+	cur := make(chan string, len(paths)+len(globs))
 	handedOff = true
 	go func() {
 		defer release()
-		out := make([]ptyproto.PathStat, 0, len(paths))
-		for _, p := range paths {
-			cur <- p
-			out = append(out, statPath(p))
+		defer gcancel()
+		var a answer
+		if len(paths) > 0 {
+			a.paths = make([]ptyproto.PathStat, 0, len(paths))
 		}
-		done <- out
+		for _, p := range paths {
+			cur <- "stat " + strconv.Quote(p)
+			a.paths = append(a.paths, statPath(p))
+		}
+		budget := ptyproto.MaxGlobVisit
+		for _, g := range globs {
+			cur <- fmt.Sprintf("glob %q under %q", g.Pattern, g.Root)
+			a.globs = append(a.globs, globPath(gctx, g, roots, &budget))
+		}
+		done <- a
 	}()
 	select {
-	case st := <-done:
-		f.Paths = st
+	case a := <-done:
+		f.Paths, f.Globs = a.paths, a.globs
 		return f, nil
 	case <-sctx.Done():
 		last := ""
 		for len(cur) > 0 {
 			last = <-cur
 		}
-		return nil, fmt.Errorf("facts: no answer within %s (stat %q did not return)", factsTimeout, last)
+		return nil, fmt.Errorf("facts: no answer within %s (%s did not return)", factsTimeout, last)
 	}
+}
+
+// globMargin is how long before the request's bound a glob's walk stops.
+const globMargin = time.Second
+
+// globRoots are the directories a glob may walk under: the daemon user's
+// home, and the agents' own directories where the environment moves them
+// out of it (CODEX_HOME, CLAUDE_CONFIG_DIR) — the daemon's own environment
+// and the login environment it last reported. A glob's pattern carries a
+// session id a hook reported (any program in a pane can send one), so even
+// a pattern that got past the host's checks reads nothing elsewhere.
+func (s *Server) globRoots(home string) []string {
+	out := []string{home}
+	for _, k := range agentDirVars {
+		out = append(out, os.Getenv(k))
+	}
+	s.dirsMu.Lock()
+	out = append(out, s.agentDirs...)
+	s.dirsMu.Unlock()
+	return out
+}
+
+var agentDirVars = []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR"}
+
+// noteAgentDirs remembers the agents' directories a login environment
+// names (replacing the last ones: at most len(agentDirVars)).
+func (s *Server) noteAgentDirs(env []string) {
+	var dirs []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		for _, want := range agentDirVars {
+			if k == want && filepath.IsAbs(v) {
+				dirs = append(dirs, filepath.Clean(v))
+			}
+		}
+	}
+	s.dirsMu.Lock()
+	s.agentDirs = dirs
+	s.dirsMu.Unlock()
+}
+
+// globPath is one glob's answer: refused (Err) when the pattern is bad or
+// the root lies outside roots; else what the bounded walk found.
+func globPath(ctx context.Context, g ptyproto.Glob, roots []string, budget *int) ptyproto.GlobResult {
+	r := ptyproto.GlobResult{Root: g.Root, Pattern: g.Pattern}
+	if _, err := boundglob.Check(g.Root, g.Pattern); err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	inside := false
+	for _, d := range roots {
+		inside = inside || boundglob.Within(g.Root, d)
+	}
+	if !inside {
+		r.Err = "root is outside the home directory and the agents' directories"
+		return r
+	}
+	res, err := boundglob.Find(ctx, g.Root, g.Pattern, budget)
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	r.Visited, r.Incomplete = res.Visited, res.Incomplete
+	for _, m := range res.Matches {
+		r.Matches = append(r.Matches, ptyproto.GlobMatch{Path: m.Path, Kind: m.Kind, Size: m.Size})
+	}
+	return r
 }
 
 // statPath is one path's answer: stat only — a FIFO or device is named,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -197,5 +198,113 @@ func TestFactsTimeoutLeavesProfileChildrenToFinish(t *testing.T) {
 			t.Fatal("the profile's child did not finish (killed by its closed output?)")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Globs: what a pattern names under a root, readdir and stat only — a FIFO
+// in the tree is named, never opened — confined to the home and the
+// agents' directories, refused per glob when hostile, and bounded.
+func TestFactsGlobs(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	agentDir := t.TempDir() // CODEX_HOME out of the home, as a user may set it
+	t.Setenv("CODEX_HOME", agentDir)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	ctx := context.Background()
+	day := filepath.Join(agentDir, "sessions", "2026", "12", "02")
+	if err := os.MkdirAll(day, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rollout := filepath.Join(day, "rollout-2026-12-02T07-00-00-0192-abc.jsonl")
+	os.WriteFile(rollout, []byte("{}\n"), 0o600)
+	if err := syscall.Mkfifo(filepath.Join(day, "rollout-fifo-0192-abc.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(agentDir, "sessions", "2025"), 0o600); err != nil { // where a year directory would be
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(home, ".codex", "sessions"), 0o700)
+	outside := t.TempDir()
+	pat := "sessions/*/*/*/rollout-*-0192-abc.jsonl"
+	globs := []ptyproto.Glob{
+		{Root: agentDir, Pattern: pat},
+		{Root: filepath.Join(home, ".codex"), Pattern: pat},
+		{Root: outside, Pattern: "*"},
+		{Root: agentDir, Pattern: "../*"},
+		{Root: agentDir, Pattern: strings.Repeat("x", 600)},
+		{Root: "relative", Pattern: "*"},
+	}
+	done := make(chan struct{})
+	var f *ptyclient.Facts
+	var err error
+	go func() {
+		defer close(done)
+		f, err = c.Look(ctx, []string{rollout}, globs)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a glob over a FIFO hung the request")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Paths) != 1 || !f.Paths[0].Exists || len(f.Globs) != len(globs) {
+		t.Fatalf("answer %+v", f)
+	}
+	g := f.Globs[0]
+	if g.Err != "" || g.Incomplete != "" || len(g.Matches) != 2 {
+		t.Fatalf("rollout glob: %+v", g)
+	}
+	kinds := map[string]string{}
+	for _, m := range g.Matches {
+		kinds[filepath.Base(m.Path)] = m.Kind
+	}
+	if kinds[filepath.Base(rollout)] != "file" || kinds["rollout-fifo-0192-abc.jsonl"] != "other" {
+		t.Fatalf("matches %+v", g.Matches)
+	}
+	if g := f.Globs[1]; g.Err != "" || len(g.Matches) != 0 || g.Incomplete != "" {
+		t.Fatalf("under the home, nothing there: %+v", g)
+	}
+	for i, want := range []string{"outside the home", "segment \"..\"", "at most 512", "not an absolute path"} {
+		if g := f.Globs[2+i]; !strings.Contains(g.Err, want) || len(g.Matches) != 0 || g.Visited != 0 {
+			t.Errorf("glob %+v: want refused with %q", g, want)
+		}
+	}
+
+	// Too many globs is one error for the whole request.
+	many := make([]ptyproto.Glob, ptyproto.MaxFactGlobs+1)
+	for i := range many {
+		many[i] = ptyproto.Glob{Root: home, Pattern: "*"}
+	}
+	if _, err := c.Look(ctx, nil, many); err == nil || !strings.Contains(err.Error(), "at most 8") {
+		t.Fatalf("too many globs: %v", err)
+	}
+	// The entries read are bounded per request, shared by its globs.
+	wide := filepath.Join(home, "wide")
+	os.Mkdir(wide, 0o700)
+	for i := 0; i < ptyproto.MaxGlobVisit/ptyproto.MaxFactGlobs+100; i++ {
+		if err := os.WriteFile(filepath.Join(wide, strings.Repeat("n", 8)+strconv.Itoa(i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range many[:ptyproto.MaxFactGlobs] {
+		many[i] = ptyproto.Glob{Root: wide, Pattern: "nothing-*"}
+	}
+	f, err = c.Look(ctx, nil, many[:ptyproto.MaxFactGlobs])
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, g := range f.Globs {
+		total += g.Visited
+	}
+	if last := f.Globs[len(f.Globs)-1]; total > ptyproto.MaxGlobVisit || last.Incomplete == "" {
+		t.Fatalf("visited %d in all (bound %d); last glob %+v", total, ptyproto.MaxGlobVisit, last)
+	}
+	if err := c.Ping(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

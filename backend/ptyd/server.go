@@ -97,6 +97,9 @@ type Server struct {
 	sessions map[string]*session
 	clients  map[*client]struct{}
 	closed   bool
+
+	dirsMu    sync.Mutex
+	agentDirs []string // agents' directories a login environment named (globRoots)
 }
 
 // New returns a Server with no sessions.

@@ -82,10 +82,12 @@ const (
 	// cwds}. The directory is the foreground process's (the shell's when
 	// nothing else runs in front), read from the daemon machine's /proc.
 	TCwd = "cwd"
-	// TFacts asks about the daemon's machine: c→d {req, login?, paths?} →
-	// d→c {req, facts}. login: the user's login shell and the environment
-	// a login shell there starts with; paths: whether each exists (stat
-	// only, never opened). docs/wire.md "Daemon facts".
+	// TFacts asks about the daemon's machine: c→d {req, login?, paths?,
+	// globs?} → d→c {req, facts}. login: the user's login shell and the
+	// environment a login shell there starts with; paths: whether each
+	// exists (stat only, never opened); globs: the files a pattern names
+	// under a root (readdir and stat only, bounded: boundglob).
+	// docs/wire.md "Daemon facts".
 	TFacts = "facts"
 	// TLogTail reads the scrollback log a session left on the daemon's disk
 	// when it is no longer one of the daemon's sessions (its daemon was
@@ -105,6 +107,10 @@ const (
 const (
 	MaxFactPaths   = 256
 	MaxFactPathLen = 4096
+	// MaxFactGlobs globs per request, sharing MaxGlobVisit directory
+	// entries read (each pattern's own bounds are boundglob's).
+	MaxFactGlobs = 8
+	MaxGlobVisit = 100_000
 )
 
 // Header is the JSON part of a frame. One struct for all frame types keeps
@@ -152,6 +158,7 @@ type Header struct {
 	// Login and Paths, on a facts request; Facts on its reply.
 	Login bool     `json:"login,omitempty"`
 	Paths []string `json:"paths,omitempty"`
+	Globs []Glob   `json:"globs,omitempty"`
 	Facts *Facts   `json:"facts,omitempty"`
 
 	// Features, on hello: what this side speaks beyond Version (FeatureBinary).
@@ -169,6 +176,37 @@ type Facts struct {
 	Env    []string   `json:"env,omitempty"`
 	EnvErr string     `json:"envErr,omitempty"`
 	Paths  []PathStat `json:"paths,omitempty"` // one per requested path, in order
+	// Globs: one per requested glob, in order. A daemon that predates
+	// globs answers none.
+	Globs []GlobResult `json:"globs,omitempty"`
+}
+
+// Glob asks which paths under Root (a literal directory) Pattern names
+// (relative, "/"-separated, each segment a filepath.Match pattern).
+type Glob struct {
+	Root    string `json:"root"`
+	Pattern string `json:"pattern"`
+}
+
+// GlobResult is one glob's answer. Incomplete says why the walk stopped
+// before it had looked everywhere (a bound, the time limit, a directory it
+// could not read): then no match does not mean there is none. Err: the
+// glob was refused (a bad pattern, a root outside the home and the agents'
+// directories) and nothing was read.
+type GlobResult struct {
+	Root       string      `json:"root"`
+	Pattern    string      `json:"pattern"`
+	Matches    []GlobMatch `json:"matches,omitempty"`
+	Visited    int         `json:"visited,omitempty"`
+	Incomplete string      `json:"incomplete,omitempty"`
+	Err        string      `json:"err,omitempty"`
+}
+
+// GlobMatch is one path a glob names, as stat(2) sees it.
+type GlobMatch struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"` // "file", "dir" or "other" (never opened)
+	Size int64  `json:"size,omitempty"`
 }
 
 // PathStat is one path of a facts request, as stat(2) sees it (symlinks
