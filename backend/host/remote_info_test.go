@@ -293,3 +293,143 @@ func TestRemoteForecastAtStartAsksEachHostWhenItConnects(t *testing.T) {
 		t.Fatalf("report %q recovered=%v", r.Summary, r.Recovered)
 	}
 }
+
+// A remote Codex's conversation is its rollout file, a dated glob under
+// CODEX_HOME on the remote: the resume check and the forecasts find it
+// through the remote daemon's bounded glob (they said "unknown" before,
+// whatever was there). Rollout there → resume; deleted → missing; host
+// unreachable → unknown, with why.
+func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
+	h, s, rh := remoteHost(t)
+	ctx := context.Background()
+	work := t.TempDir()
+	term, err := h.createTerminal(ctx, newTerminal{host: "box", cwd: work, argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.AddTab(l, term.ID)
+		return l2, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const sid = "0192f3a4-7b2c-7d3e-8f4a-5b6c7d8e9f00"
+	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "codex", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Signal(ctx, term.ID, "KILL"); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the binding to end", 20*time.Second, func() bool {
+		b, err := h.store.GetBinding(ctx, term.ID)
+		return err == nil && b.EndReason == bindings.TerminalExited
+	})
+	b, err := h.store.GetBinding(ctx, term.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func() PaneForecast {
+		t.Helper()
+		h.recordForecast(ctx, true)
+		for _, f := range h.LastRestore().Panes {
+			if f.TerminalID == term.ID {
+				return f
+			}
+		}
+		t.Fatal("no forecast line for the remote pane")
+		return PaneForecast{}
+	}
+	missing := func(when string) {
+		t.Helper()
+		ok, why := h.candidate(ctx, b)
+		if ok || !strings.Contains(why, "saved no conversation") || !strings.Contains(why, "rollout-*-"+sid) || !strings.Contains(why, "on box") {
+			t.Fatalf("%s: candidate %v, %q; want no offer, the rollout missing on box", when, ok, why)
+		}
+		f := line()
+		if f.Host != "box" || f.Action != ActionCannot || !strings.Contains(f.Reason, "transcript missing") || !strings.Contains(f.Reason, "on box") {
+			t.Fatalf("%s: forecast %+v", when, f)
+		}
+	}
+	missing("no rollout yet")
+
+	// Codex saved it, on the remote (CODEX_HOME of the ssh session there;
+	// a local ~/.codex is not where it looks).
+	tp := filepath.Join(rh, "codex-home", "sessions", "2026", "12", "02", "rollout-2026-12-02T07-00-00-"+sid+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(tp), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tp, []byte(`{"type":"session_meta"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := h.candidate(ctx, b); !ok {
+		t.Fatalf("rollout on the remote: no candidate (%q)", why)
+	}
+	f := line()
+	if f.Host != "box" || f.Action != ActionResume || f.Transcript != tp || strings.Contains(f.Reason, "unknown") {
+		t.Fatalf("forecast with the rollout: %+v", f)
+	}
+	// restore-check's way (the running daemon, no host): the same answer.
+	rfs, closeAll := ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
+	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs})
+	closeAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, f := range fs {
+		if f.TerminalID == term.ID {
+			seen = true
+			if f.Action != ActionResume || f.Transcript != tp || strings.Contains(f.Reason, "unknown") {
+				t.Fatalf("restore-check with the rollout: %+v", f)
+			}
+		}
+	}
+	if !seen {
+		t.Fatalf("restore-check: no line for the remote pane: %+v", fs)
+	}
+
+	if err := os.Remove(tp); err != nil {
+		t.Fatal(err)
+	}
+	missing("rollout deleted")
+
+	// A host that cannot be reached: unknown, never "missing".
+	if _, err := h.store.AddHost(ctx, store.Host{Name: "dead", SSH: "127.0.0.1:1", SSHConfig: s.Config}); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := h.store.CreateTerminal(ctx, store.Terminal{ID: newID("t_"), Cwd: work, Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "dead"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.AddTab(l, dead.ID)
+		return l2, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.applyBinding(ctx, dead.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "codex", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	rfs, closeAll = ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
+	defer closeAll()
+	if fs, err = Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs}); err != nil {
+		t.Fatal(err)
+	}
+	var sawDead bool
+	for _, f := range fs {
+		switch f.TerminalID {
+		case term.ID:
+			if f.Action != ActionCannot || !strings.Contains(f.Reason, "transcript missing") {
+				t.Errorf("restore-check, rollout deleted: %+v", f)
+			}
+		case dead.ID:
+			sawDead = true
+			if f.Host != "dead" || f.Action != ActionUnknown || !strings.HasPrefix(f.Reason, "cannot reach dead: ") {
+				t.Errorf("restore-check, unreachable host: %+v", f)
+			}
+		}
+	}
+	if !sawDead {
+		t.Fatalf("no line for the unreachable host: %+v", fs)
+	}
+}
