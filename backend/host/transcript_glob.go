@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/boundglob"
+	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/ptyproto"
 )
 
@@ -22,22 +23,22 @@ import (
 const maxSessionIDLen = 128
 
 // checkSessionID refuses what no agent's id looks like before it goes into
-// a pattern: a path separator ("../x" must not reach another directory), a
-// NUL or control character, "." or "..", nothing, or a long string. Glob
-// characters are allowed and quoted: the id then matches only itself.
+// a pattern: what a hook's id may not be (payload.ValidSessionID: empty,
+// control or format characters, surrounding space), a path separator
+// ("../x" must not reach another directory), "." or "..", or over 128
+// bytes. Glob characters are allowed and quoted: the id then matches only
+// itself.
 func checkSessionID(id string) error {
+	if err := payload.ValidSessionID(id); err != nil {
+		return fmt.Errorf("%q is not a session id: %w", clipID(id), err)
+	}
 	switch {
-	case id == "" || id == "." || id == "..":
+	case id == "." || id == "..":
 		return fmt.Errorf("%q is not a session id", id)
 	case len(id) > maxSessionIDLen:
 		return fmt.Errorf("a session id of %d bytes, at most %d", len(id), maxSessionIDLen)
-	case strings.ContainsAny(id, "/"):
+	case strings.ContainsRune(id, '/'):
 		return fmt.Errorf("%q is not a session id (a path separator)", clipID(id))
-	}
-	for _, r := range id {
-		if r < 0x20 || r == 0x7f {
-			return fmt.Errorf("%q is not a session id (a control character)", clipID(id))
-		}
 	}
 	return nil
 }
