@@ -19,7 +19,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/paths"
 )
 
-// fakeBin holds the fake claude and codex (internal/fakeagents), built in
+// fakeBin holds the fake claude, codex and gemini (internal/fakeagents), built in
 // TestMain. They follow the real CLIs' hook contracts.
 var fakeBin string
 
@@ -409,7 +409,7 @@ func TestRunAgentRefusals(t *testing.T) {
 		req  api.CreateAgentRequest
 		want string
 	}{
-		{api.CreateAgentRequest{Agent: "gemini", Cwd: e.work}, "gemini was not found on PATH"},
+		{api.CreateAgentRequest{Agent: "copilot", Cwd: e.work}, "copilot was not found on PATH"},
 		{api.CreateAgentRequest{Agent: "claude", Cwd: "/no/such/dir"}, "No such directory: /no/such/dir"},
 		{api.CreateAgentRequest{Agent: "claude", ResumeSessionID: "x\x1b]0;pwn\x07", Cwd: e.work}, "Invalid resume session id for Claude Code."},
 		{api.CreateAgentRequest{Agent: "nope"}, `unknown agent "nope"`},

@@ -110,27 +110,39 @@ func TestRemoteCodexHooksReachHost(t *testing.T) {
 	shellAnswers(t, v, res.TerminalID, scr) // the pane fell back to the remote login shell
 }
 
-// Gemini's hooks go into the remote user's ~/.gemini/settings.json (their
-// HOME there), merged by the remote binary: the user's settings and own
-// hook kept byte for byte, Reprise's calling the remote binary. (No fake
-// Gemini exists to fire them; the events path is Codex's and Claude's.)
-func TestRemoteGeminiHooksInstalledThere(t *testing.T) {
+// A Gemini on the remote host (the fake, on the remote PATH) gets Reprise's
+// hooks in the remote user's ~/.gemini/settings.json (their HOME there),
+// merged by the remote binary — the user's settings and own hook kept byte
+// for byte, Reprise's calling the remote binary — and its hook events reach
+// this host through the remote inbox: the session id it was started with
+// comes back in its hooks, BeforeAgent makes the binding prompted,
+// AfterAgent ends the turn, the transcript is the remote chat file, and
+// /quit (SessionEnd three times, exit 0) ends the binding detached, no
+// banner. (It used to be checked only that the hooks were installed: no
+// fake Gemini existed to fire them.)
+func TestRemoteGeminiHooksReachHost(t *testing.T) {
 	var userHome string
 	h, _, rh := remoteHostEnv(t, func(rh string) string {
 		userHome = filepath.Join(rh, "user-home")
 		return " HOME=" + userHome
 	})
 	ctx := context.Background()
+	work := filepath.Join(userHome, "proj")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	settings := filepath.Join(userHome, ".gemini", "settings.json")
-	orig := "{\n  \"theme\": \"GitHub\", // mine\n  \"hooks\": {\n    \"AfterAgent\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}],\n  },\n}\n"
-	writeUserConfig(t, settings, orig)
-	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "gemini", Prompt: "hi", Host: "box", Cwd: userHome})
+	mine := filepath.Join(rh, "mine.log")
+	userEntry := `{"hooks": [{"type": "command", "command": "echo mine >> ` + mine + `"}]}`
+	head := "{\n  \"theme\": \"GitHub\", // mine\n  \"hooks\": {\n    \"AfterAgent\": [" + userEntry
+	writeUserConfig(t, settings, head+"],\n  },\n}\n")
+	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "gemini", Prompt: "remember PEAR-5", Host: "box", Cwd: work})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := h.NewViewer()
-	defer v.Close()
-	defer shellAnswers(t, v, res.TerminalID, nil) // no gemini there: the pane is the remote login shell
+	if res.SessionID == "" {
+		t.Fatal("the remote gemini's session id was not pre-assigned")
+	}
 	got, err := os.ReadFile(settings)
 	if err != nil {
 		t.Fatal(err)
@@ -139,10 +151,8 @@ func TestRemoteGeminiHooksInstalledThere(t *testing.T) {
 	if !strings.Contains(string(got), "'"+rexe+"' hook gemini SessionStart") {
 		t.Fatalf("the remote settings.json does not call the remote binary %s:\n%s", rexe, got)
 	}
-	for _, keep := range []string{"\"theme\": \"GitHub\", // mine", "{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}"} {
-		if !strings.Contains(string(got), keep) {
-			t.Fatalf("the user's own %q was not kept byte for byte:\n%s", keep, got)
-		}
+	if !strings.HasPrefix(string(got), head) {
+		t.Fatalf("the user's own settings were not kept byte for byte:\n%s", got)
 	}
 	// The local user's config is not touched.
 	if home, _ := os.UserHomeDir(); home != "" && home != userHome {
@@ -150,4 +160,46 @@ func TestRemoteGeminiHooksInstalledThere(t *testing.T) {
 			t.Fatalf("the remote install wrote into this machine's ~/.gemini")
 		}
 	}
+
+	v := h.NewViewer()
+	defer v.Close()
+	scr := attach(t, v, res.TerminalID)
+	var b bindings.Binding
+	defer func() {
+		if t.Failed() {
+			t.Logf("screen: %q\nbinding: %+v", scr.String(), remoteBinding(t, h, res.TerminalID))
+		}
+	}()
+	waitUntil(t, "gemini's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember PEAR-5") })
+	waitUntil(t, "the remote gemini's hooks at the host", 30*time.Second, func() bool {
+		b = remoteBinding(t, h, res.TerminalID)
+		return b.Prompted && b.LastEvent == bindings.KindStop
+	})
+	if b.SessionID != res.SessionID {
+		t.Fatalf("binding session %q, want %q", b.SessionID, res.SessionID)
+	}
+	tp, err := h.store.Transcript(ctx, res.TerminalID)
+	if want := filepath.Join(userHome, ".gemini", "tmp", "proj", "chats"); err != nil || filepath.Dir(tp) != want {
+		t.Fatalf("transcript from the remote hooks: %q, %v; want a chat file in %s", tp, err, want)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("the user's own AfterAgent hook did not run beside Reprise's: %v", err)
+	}
+	waitUntil(t, "gemini's prompt", 30*time.Second, func() bool { return strings.Contains(scr.String(), "Type your message") })
+	if err := v.Input(ctx, res.TerminalID, []byte("/quit\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the clean exit at the host", 30*time.Second, func() bool {
+		b = remoteBinding(t, h, res.TerminalID)
+		return b.EndReason == bindings.Detached && b.ExitStatus != nil
+	})
+	ab, err := h.Binding(ctx, res.TerminalID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *b.ExitStatus != 0 || ab.Candidate {
+		t.Fatalf("binding after gemini's /quit: %+v (candidate %v); want detached, exit 0, no banner", b, ab.Candidate)
+	}
+	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
+	shellAnswers(t, v, res.TerminalID, scr) // the pane fell back to the remote login shell
 }

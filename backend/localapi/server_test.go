@@ -28,7 +28,7 @@ import (
 )
 
 // reprise is the real binary (the daemon and the hooks), fakeBin the fake
-// claude and codex; built once.
+// claude, codex and gemini; built once.
 var reprise, fakeBin string
 
 func TestMain(m *testing.M) {

@@ -1,15 +1,16 @@
-// Package fakeagents holds fake agent CLIs for tests: cmd/claude and
-// cmd/codex answer every prompt with "ack: <prompt>" and otherwise follow
-// the contracts of ../shared/AGENTS.md that Reprise relies on. The shared
-// machinery is in package fake; this package only has the tests that drive
-// both fakes in real ptys.
+// Package fakeagents holds fake agent CLIs for tests: cmd/claude,
+// cmd/codex and cmd/gemini answer every prompt with "ack: <prompt>" and
+// otherwise follow the contracts of ../shared/AGENTS.md that Reprise relies
+// on. The shared machinery is in package fake; this package only has the
+// tests that drive the fakes in real ptys.
 //
 // Build them and put the directory first on PATH:
 //
 //	go build -o DIR/claude ./internal/fakeagents/cmd/claude
 //	go build -o DIR/codex  ./internal/fakeagents/cmd/codex
+//	go build -o DIR/gemini ./internal/fakeagents/cmd/gemini
 //
-// Both:
+// All (gemini's signals and timeouts below are its own):
 //   - give each run its own HOME; $FAKE_AGENT_LOG (optional) gets one JSON
 //     line per start, {"pid","argv" (argv[0] included),"cwd","time"}, even for
 //     refused starts (fake.ReadStarts reads it);
@@ -83,4 +84,26 @@
 //     unknown id: "Error: No saved session found with ID <id>", exit 1; an id
 //     that never had a turn: "Error: no rollout found for thread id <id>",
 //     exit 1.
+//
+// gemini (state in $HOME/.gemini; fake/gemini.go says which parts AGENTS.md
+// states and which follow the real CLI as the conformance suite saw it):
+//   - flags: --session-id ID, --resume|-r ID, one positional prompt; any
+//     other flag: "Unknown argument: X", exit 1;
+//   - hooks from HOME/.gemini/settings.json (comments and trailing commas
+//     allowed), timeouts in milliseconds; the hook's environment has
+//     GEMINI_SESSION_ID and no variable whose name looks secret (KEY,
+//     TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, AUTH);
+//   - ready marker "Type your message"; SessionStart startup (resume when
+//     resumed) at launch; a turn runs BeforeAgent (prompt), appends to the
+//     chat file HOME/.gemini/tmp/<cwd's base name>/chats/session-<time>-<id
+//     first 8>.jsonl, prints "✦ ack: <prompt>", runs AfterAgent (prompt,
+//     prompt_response, stop_hook_active false);
+//   - /quit, Ctrl-D, SIGHUP, SIGTERM, SIGINT: SessionEnd exit three times,
+//     exit 0; a chat file with no reply is deleted then;
+//   - --resume ID prints the old turns and continues the same id and chat
+//     file; none with a reply in this cwd's project: "No previous sessions
+//     found for this project.", exit 42;
+//   - payload session_id, transcript_path (the chat file), cwd,
+//     hook_event_name, timestamp + source / prompt / prompt_response /
+//     reason.
 package fakeagents

@@ -20,7 +20,7 @@ import (
 	"github.com/reprise-dev/reprise/internal/fakeagents/fake"
 )
 
-// binDir holds the fake claude and codex, built once.
+// binDir holds the fake claude, codex and gemini, built once.
 var binDir string
 
 // buildFlags are extra `go build` flags for the fakes, agentEnv extra
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, name := range []string{"claude", "codex"} {
+	for _, name := range []string{"claude", "codex", "gemini"} {
 		args := append(append([]string{"build"}, buildFlags...), "-o", filepath.Join(dir, name), "./cmd/"+name)
 		out, err := exec.Command("go", args...).CombinedOutput()
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 type Binaries struct {
 	Dir     string // remove it when done
 	Reprise string // the real reprise binary (its ptyd subcommand is the daemon)
-	FakeBin string // a directory with the fake claude and codex, to put first on PATH
+	FakeBin string // a directory with the fake claude, codex and gemini, to put first on PATH
 }
 
 // BinEnv names a reprise binary to test instead of building one:
@@ -66,6 +66,7 @@ func Build() (*Binaries, error) {
 	for _, args := range [][]string{
 		{"-o", filepath.Join(b.FakeBin, "claude"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/claude"},
 		{"-o", filepath.Join(b.FakeBin, "codex"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/codex"},
+		{"-o", filepath.Join(b.FakeBin, "gemini"), "github.com/reprise-dev/reprise/internal/fakeagents/cmd/gemini"},
 	} {
 		if out, err := exec.Command("go", append([]string{"build"}, args...)...).CombinedOutput(); err != nil {
 			os.RemoveAll(dir)

@@ -23,6 +23,8 @@ const (
 	PostToolUse      = "PostToolUse"  // claude: "ask " turns, after the answer
 	Notification     = "Notification" // claude: "ask " turns, the permission prompt
 	StopFailure      = "StopFailure"  // claude: "fail " turns, instead of Stop
+	BeforeAgent      = "BeforeAgent"  // gemini: a turn starts (the prompt)
+	AfterAgent       = "AfterAgent"   // gemini: a turn ends (the reply)
 )
 
 // Handler is one hook handler: {"type":"command","command":"…","timeout":N}.
