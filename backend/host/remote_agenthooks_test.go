@@ -202,4 +202,28 @@ func TestRemoteGeminiHooksReachHost(t *testing.T) {
 	}
 	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
 	shellAnswers(t, v, res.TerminalID, scr) // the pane fell back to the remote login shell
+
+	// The transcript check on the remote: the chat file is stat'ed there,
+	// not read — there, "unknown" (whether it holds a reply needs its
+	// content); gone, "missing", as on this machine.
+	check := func() (bool, bool, string) {
+		t.Helper()
+		rm, err := h.remoteMachineFor(ctx, "box")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rm.prepare(ctx, "", "gemini", b.SessionID, work, tp); err != nil {
+			t.Fatal(err)
+		}
+		return rm.transcript("gemini", b.SessionID, work, tp)
+	}
+	if saved, known, p := check(); saved || known || !strings.HasPrefix(p, tp) {
+		t.Fatalf("remote chat file there: saved=%v known=%v %q; want unknown", saved, known, p)
+	}
+	if err := os.Remove(tp); err != nil {
+		t.Fatal(err)
+	}
+	if saved, known, p := check(); saved || !known || p != tp {
+		t.Fatalf("remote chat file gone: saved=%v known=%v %q; want missing", saved, known, p)
+	}
 }
