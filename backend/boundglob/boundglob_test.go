@@ -198,3 +198,32 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// A Codex home of two years, 20 rollouts a day (14 600 files, 14 600 + 756
+// entries read): what a remote resume check's glob costs when the rollout
+// is not there (the whole tree is read).
+func BenchmarkFindCodexTree(b *testing.B) {
+	root := b.TempDir()
+	for y := 2025; y <= 2026; y++ {
+		for m := 1; m <= 12; m++ {
+			for d := 1; d <= 30; d++ {
+				dir := filepath.Join(root, "sessions", fmt.Sprint(y), fmt.Sprintf("%02d", m), fmt.Sprintf("%02d", d))
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					b.Fatal(err)
+				}
+				for i := 0; i < 20; i++ {
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("rollout-%d-%02d-%02dT00-00-%02d-0192f3a4-7b2c-7d3e-8f4a-%012d.jsonl", y, m, d, i, i)), nil, 0o600); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := Find(context.Background(), root, "sessions/*/*/*/rollout-*-nothere.jsonl", nil)
+		if err != nil || len(r.Matches) != 0 || r.Incomplete != "" {
+			b.Fatalf("%+v %v", r, err)
+		}
+	}
+}
