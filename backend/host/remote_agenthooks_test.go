@@ -92,6 +92,18 @@ func TestRemoteCodexHooksReachHost(t *testing.T) {
 	if _, err := os.Stat(mine); err != nil {
 		t.Errorf("the user's own Stop hook did not run beside Reprise's: %v", err)
 	}
+	// The rollout the remote Codex wrote is what the resume check's glob
+	// finds there (the daemon's walk, under the remote CODEX_HOME).
+	rm, err := h.remoteMachineFor(ctx, "box")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rm.prepare(ctx, "", "codex", b.SessionID, work, ""); err != nil {
+		t.Fatal(err)
+	}
+	if saved, known, p := rm.transcript("codex", b.SessionID, work, ""); !saved || !known || !strings.HasPrefix(p, filepath.Join(rh, "codex-home", "sessions")+"/") || !strings.HasSuffix(p, "-"+b.SessionID+".jsonl") {
+		t.Fatalf("the remote codex's rollout: saved=%v known=%v %q", saved, known, p)
+	}
 	if err := v.Input(ctx, res.TerminalID, []byte("/exit\r")); err != nil {
 		t.Fatal(err)
 	}
