@@ -54,10 +54,6 @@ type remoteEP struct {
 	// learned from the daemon over the link agentEnvOf.
 	agentEnv   []string
 	agentEnvOf *ptyclient.Client
-	// dialMu serialises new ssh connections to the host: two started at
-	// once with no ControlMaster running would both become masters, and
-	// the second would bypass the socket (a link nobody can see drop).
-	dialMu sync.Mutex
 }
 
 // linkRetry bounds the reconnect backoff: from linkRetryMin doubling to
@@ -379,10 +375,7 @@ func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
 	probed := e.probed
 	e.mu.Unlock()
 	if !probed {
-		e.dialMu.Lock()
-		err := h.bootstrapRemote(ctx, e)
-		e.dialMu.Unlock()
-		if err != nil {
+		if err := h.bootstrapRemote(ctx, e); err != nil {
 			return nil, err
 		}
 	}
@@ -399,10 +392,10 @@ func (h *Host) connectRemote(e *remoteEP) (*ptyclient.Client, error) {
 	return c, nil
 }
 
-// dial opens a daemon channel to the host (see dialMu).
+// dial opens a daemon channel to the host. Dials may run at once: only
+// the host's one master logs in (remote.Target.EnsureMaster), every
+// channel rides on it.
 func (e *remoteEP) dial(ctx context.Context, opts ptyclient.Options) (*ptyclient.Client, error) {
-	e.dialMu.Lock()
-	defer e.dialMu.Unlock()
 	c, _, err := e.target.Dial(ctx, opts)
 	return c, err
 }

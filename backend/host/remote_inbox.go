@@ -69,12 +69,9 @@ func (h *Host) relayRemoteInbox(ctx context.Context, e *remoteEP, caughtUp func(
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
-	// As for the daemon channel: a second ssh started while none is the
-	// master must not become a master of its own.
-	e.dialMu.Lock()
-	err = cmd.Start()
-	e.dialMu.Unlock()
-	if err != nil {
+	// A channel of the host's master (remote.Target.Command started it if
+	// none ran): it never logs in on its own.
+	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start the remote inbox relay: %w", err)
 	}
 	runErr := h.relayStream(ctx, e, stdout, stdin, caughtUp)

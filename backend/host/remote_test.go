@@ -88,12 +88,13 @@ func dropLink(t *testing.T, h *Host) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	// A lost network kills every connection to the host, not only the
-	// master's. ssh's ControlMaster=auto lets an ssh started while no
-	// master answers (the relay restarting as the link reconnects) run on
-	// a connection of its own, which killing the master leaves up: seen in
-	// a CI run as a drop that never showed "disconnected". So every ssh of
-	// this host's control dir goes too.
+	// A lost network kills every connection to the host. There is only
+	// the master's now (every other ssh is its channel and never logs in
+	// on its own: remote/master.go), so this only ends the channels' ssh
+	// processes a moment sooner; it once covered ControlMaster=auto, where
+	// an ssh started while no master answered ran on a connection of its
+	// own that killing the master left up (a CI run: a drop that never
+	// showed "disconnected").
 	for _, p := range sshPIDsUsing(t, e.target.ControlDir) {
 		_ = syscall.Kill(p, syscall.SIGKILL)
 	}

@@ -103,44 +103,6 @@ func (t Target) batchMode() bool {
 	return os.Getenv("SSH_ASKPASS") == "" || os.Getenv("SSH_ASKPASS_REQUIRE") == "never"
 }
 
-// args is ssh's argument list for running remoteCmd.
-func (t Target) args(remoteCmd string) ([]string, error) {
-	dest, port, err := splitDest(t.Dest)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(t.ControlDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create ssh control dir: %w", err)
-	}
-	if err := os.Chmod(t.ControlDir, 0o700); err != nil {
-		return nil, fmt.Errorf("chmod ssh control dir: %w", err)
-	}
-	persist := t.ControlPersist
-	if persist <= 0 {
-		persist = 10 * time.Minute
-	}
-	var a []string
-	if t.SSHConfig != "" {
-		a = append(a, "-F", t.SSHConfig)
-	}
-	a = append(a,
-		"-T", // no pty: the channel carries binary frames
-		"-o", "ControlMaster=auto",
-		"-o", "ControlPath="+filepath.Join(t.ControlDir, "%C"),
-		"-o", "ControlPersist="+strconv.Itoa(int(persist/time.Second)),
-		"-o", "ServerAliveInterval=5",
-		"-o", "ServerAliveCountMax=3",
-		"-o", "ConnectTimeout=10",
-	)
-	if t.batchMode() {
-		a = append(a, "-o", "BatchMode=yes")
-	}
-	if port != "" {
-		a = append(a, "-p", port)
-	}
-	return append(a, "--", dest, remoteCmd), nil
-}
-
 // homeExpr is the remote Reprise home as a shell word.
 func (t Target) homeExpr() string {
 	if t.RemoteHome != "" {
@@ -157,16 +119,23 @@ func (t Target) binExpr() string {
 	return `"${REPRISE_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/reprise}/bin/reprise"`
 }
 
+// command is an ssh running remoteCmd as a channel of the host's master,
+// which it starts first if none answers (master.go): it never logs in on
+// its own.
 func (t Target) command(ctx context.Context, remoteCmd string) (*exec.Cmd, error) {
+	if err := t.EnsureMaster(ctx); err != nil {
+		return nil, err
+	}
+	return t.channelCmd(ctx, remoteCmd)
+}
+
+// channelCmd is the channel ssh alone (the master already checked).
+func (t Target) channelCmd(ctx context.Context, remoteCmd string) (*exec.Cmd, error) {
 	a, err := t.args(remoteCmd)
 	if err != nil {
 		return nil, err
 	}
-	bin := t.SSH
-	if bin == "" {
-		bin = "ssh"
-	}
-	cmd := exec.CommandContext(ctx, bin, a...)
+	cmd := exec.CommandContext(ctx, t.sshBin(), a...)
 	// ssh must never read the user's terminal (a passphrase prompt on
 	// /dev/tty would hang a host started from one): its own session.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -180,7 +149,30 @@ func (t Target) command(ctx context.Context, remoteCmd string) (*exec.Cmd, error
 // Run runs remoteCmd on the host with stdin and returns its stdout. A
 // failure is one line: ssh's own last complaint (auth, host key, refused)
 // or the remote command's.
+//
+// A master that ended between its check and the channel's connect (a link
+// drop) gets one more try, after a new master, when stdin can be read
+// again from where it was (nil or a Seeker).
 func (t Target) Run(ctx context.Context, remoteCmd string, stdin io.Reader) ([]byte, error) {
+	var start int64 = -1
+	if sk, ok := stdin.(io.Seeker); ok {
+		if off, err := sk.Seek(0, io.SeekCurrent); err == nil {
+			start = off
+		}
+	}
+	out, err := t.run(ctx, remoteCmd, stdin)
+	if errors.Is(err, ErrNoMaster) && ctx.Err() == nil && (stdin == nil || start >= 0) {
+		if start >= 0 {
+			if _, serr := stdin.(io.Seeker).Seek(start, io.SeekStart); serr != nil {
+				return out, err
+			}
+		}
+		out, err = t.run(ctx, remoteCmd, stdin)
+	}
+	return out, err
+}
+
+func (t Target) run(ctx context.Context, remoteCmd string, stdin io.Reader) ([]byte, error) {
 	cmd, err := t.command(ctx, remoteCmd)
 	if err != nil {
 		return nil, err
@@ -196,6 +188,10 @@ func (t Target) Run(ctx context.Context, remoteCmd string, stdin io.Reader) ([]b
 func (t Target) sshError(err error, stderr string) error {
 	line := lastLine(stderr)
 	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 255 && strings.Contains(stderr, noMasterMarker) {
+		// A channel that found no master, and so did not log in.
+		return noMasterError{fmt.Sprintf("ssh to %s: the ssh connection to it ended (no master on its control socket)", t.Name)}
+	}
 	if errors.As(err, &ee) && ee.ExitCode() == 255 {
 		// 255 is ssh's own failure, not the remote command's.
 		if ask := askpassLine(stderr); ask != "" {
@@ -402,12 +398,25 @@ func (t Target) DialRunning(ctx context.Context, opts ptyclient.Options) (*ptycl
 }
 
 func (t Target) dial(ctx context.Context, opts ptyclient.Options, flags string) (*ptyclient.Client, *exec.Cmd, error) {
+	c, cmd, err := t.dialOnce(ctx, opts, flags)
+	if errors.Is(err, ErrNoMaster) && ctx.Err() == nil {
+		// The master ended as the channel connected: a new one, once.
+		c, cmd, err = t.dialOnce(ctx, opts, flags)
+	}
+	return c, cmd, err
+}
+
+func (t Target) dialOnce(ctx context.Context, opts ptyclient.Options, flags string) (*ptyclient.Client, *exec.Cmd, error) {
 	if opts.MeasureLink == 0 {
 		opts.MeasureLink = LinkPingEvery
 	}
 	remoteCmd := t.binExpr() + " ptyd connect" + flags + " --home " + t.homeExpr()
-	// Not CommandContext's ctx: the link outlives the dial.
-	cmd, err := t.command(context.Background(), remoteCmd)
+	// The master under the dial's ctx; the channel not under
+	// CommandContext's: the link outlives the dial.
+	if err := t.EnsureMaster(ctx); err != nil {
+		return nil, nil, err
+	}
+	cmd, err := t.channelCmd(context.Background(), remoteCmd)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -471,11 +480,7 @@ func (t Target) ControlPID(ctx context.Context) int {
 	}
 	// -O check goes before the destination.
 	a = append([]string{"-O", "check"}, a...)
-	bin := t.SSH
-	if bin == "" {
-		bin = "ssh"
-	}
-	out, _ := exec.CommandContext(ctx, bin, a...).CombinedOutput()
+	out, _ := exec.CommandContext(ctx, t.sshBin(), a...).CombinedOutput()
 	s := string(out)
 	if i := strings.Index(s, "pid="); i >= 0 {
 		end := strings.IndexByte(s[i:], ')')
@@ -589,8 +594,8 @@ func (t Target) Check(ctx context.Context, exe string) (string, error) {
 }
 
 // Command is an ssh command running remoteCmd on the host over its
-// ControlMaster, not yet started (a long-lived channel such as the inbox
-// relay wires its own pipes).
+// ControlMaster (started first if none runs), not yet started itself (a
+// long-lived channel such as the inbox relay wires its own pipes).
 func (t Target) Command(ctx context.Context, remoteCmd string) (*exec.Cmd, error) {
 	return t.command(ctx, remoteCmd)
 }
