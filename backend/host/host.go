@@ -79,6 +79,14 @@ type Host struct {
 
 	viewersMu sync.Mutex
 	viewers   map[*Viewer]struct{} // open viewers, for StreamStats
+
+	// newTabWait bounds how long a new terminal on a remote host waits for
+	// the host's link (waitNew), not counting the time an ssh prompt of
+	// that host stays open in the window; promptGrace is how long it waits
+	// more once such a prompt has closed (the login finishing, the daemon
+	// channel coming up). Fields so that tests can shorten them.
+	newTabWait  time.Duration
+	promptGrace time.Duration
 }
 
 // Start takes the home's host lock, opens the store, connects to (or
@@ -126,8 +134,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		cfg: cfg, log: cfg.Logger.With("component", "host"), store: st, lock: lock,
 		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{}, remotes: map[string]*remoteEP{}, termHost: map[string]string{},
 		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{}, resumeErr: map[string]string{},
+		newTabWait: 60 * time.Second, promptGrace: 30 * time.Second,
 	}
 	h.askpass = &remote.Broker{Publish: func(p api.AskpassPrompt) {
+		h.notePrompt(p)
 		h.events.publish(Event{Kind: api.EventAskpass, Data: p})
 	}}
 	if err := st.SyncBuiltins(ctx, catalogRows()); err != nil {

@@ -38,15 +38,23 @@ type remoteEP struct {
 	client *ptyclient.Client
 	status api.HostStatus
 	upCh   chan struct{} // closed while up; a fresh one while down
-	// statusCh is closed and replaced at every status report, so a new
-	// terminal's wait sees a refused prompt at once (waitNew).
+	// statusCh is closed and replaced at every status report and every
+	// prompt opened or closed, so a new terminal's wait sees a refused
+	// prompt at once (waitNew).
 	statusCh chan struct{}
-	env      []string // the remote login environment (from the last connect)
-	shell    string
-	home     string
-	rhome    string // the remote Reprise home, absolute ("" if the probe could not tell)
-	probed   bool   // bootstrapped by this host process
-	kick     chan struct{}
+	// promptOpen: an ssh prompt of this host is open in the window (the
+	// user is answering it); promptClosed counts the prompts that closed,
+	// statusSeq the status reports.
+	promptOpen       bool
+	promptClosed     int
+	statusSeq        int
+	statusSeqAtClose int      // statusSeq when the last prompt closed
+	env              []string // the remote login environment (from the last connect)
+	shell            string
+	home             string
+	rhome            string // the remote Reprise home, absolute ("" if the probe could not tell)
+	probed           bool   // bootstrapped by this host process
+	kick             chan struct{}
 	// forecasted: this host's lines of the start's restore forecast carry
 	// its daemon's answers (supervisor goroutine only).
 	forecasted bool
@@ -157,17 +165,30 @@ func (e *remoteEP) wait(ctx context.Context) (*ptyclient.Client, error) {
 	}
 }
 
-// waitNew is wait for a new terminal, which the user is waiting for: a
-// refused ssh prompt (status "failed" reported after the wait began) ends
-// it with that line instead of at the deadline. A host whose last prompt
-// was refused is asked again: the user asked for it.
+// waitNew is wait for a new terminal, which the user is waiting for.
+//   - The link up: its client.
+//   - A refused ssh prompt (status "failed" reported after the wait began):
+//     that line at once, not at the deadline. A host whose last prompt was
+//     refused is asked again: the user asked for it.
+//   - No link within h.newTabWait: the disconnected line with why. But not
+//     while an ssh prompt of this host is open in the window — the user is
+//     typing a passphrase; the prompt has its own limit (2 min). The wait
+//     goes on until it closes, then for h.promptGrace more, and the first
+//     status report after a prompt closed that is not "up" (a cancel, no
+//     answer in time, a wrong answer ssh gave up on) ends it with its line.
 func (h *Host) waitNew(ctx context.Context, e *remoteEP) (*ptyclient.Client, error) {
 	e.mu.Lock()
 	failed := e.status.State == "failed"
+	closedAt := e.promptClosed
 	e.mu.Unlock()
 	if failed {
 		h.KickRemote(e.name)
 	}
+	deadline := time.Now().Add(h.newTabWait)
+	timer := time.NewTimer(h.newTabWait)
+	defer timer.Stop()
+	// After a prompt closed, the status reports from then on judge.
+	judgeFrom := -1
 	for {
 		e.mu.Lock()
 		c, ch, sch := e.client, e.upCh, e.statusCh
@@ -179,15 +200,70 @@ func (h *Host) waitNew(ctx context.Context, e *remoteEP) (*ptyclient.Client, err
 		case <-ch:
 		case <-sch:
 			e.mu.Lock()
-			st, up := e.status, e.client != nil
+			st, up, open, closed, seq, seqAtClose := e.status, e.client != nil, e.promptOpen, e.promptClosed, e.statusSeq, e.statusSeqAtClose
 			e.mu.Unlock()
-			if st.State == "failed" && !up {
+			if up {
+				continue
+			}
+			if st.State == "failed" {
 				return nil, errors.New(st.Message)
 			}
+			if closed != closedAt {
+				// A prompt closed: time for what follows its answer.
+				closedAt, judgeFrom = closed, seqAtClose
+				if d := time.Now().Add(h.promptGrace); d.After(deadline) {
+					deadline = d
+					timer.Reset(time.Until(deadline))
+				}
+			}
+			if judgeFrom >= 0 && seq > judgeFrom && !open {
+				// The connect the prompt was part of failed after it.
+				return nil, h.waitNewErr(e)
+			}
+		case <-timer.C:
+			e.mu.Lock()
+			open := e.promptOpen
+			e.mu.Unlock()
+			if !open {
+				return nil, h.waitNewErr(e)
+			}
+			// The user is answering ssh: wait for the prompt to close.
 		case <-ctx.Done():
 			return e.wait(ctx) // its error line
 		}
 	}
+}
+
+// waitNewErr is the line of a new terminal's wait that ended without a
+// link: the disconnected line and why (the last connect's error).
+func (h *Host) waitNewErr(e *remoteEP) error {
+	e.mu.Lock()
+	st := e.status
+	e.mu.Unlock()
+	if st.Message != "" {
+		return fmt.Errorf("%s: %s", disconnectedLine(e.name), st.Message)
+	}
+	return fmt.Errorf("%s: no link within %s", disconnectedLine(e.name), h.newTabWait)
+}
+
+// notePrompt keeps, per host, whether an ssh prompt of it is open in the
+// window (waitNew).
+func (h *Host) notePrompt(p api.AskpassPrompt) {
+	h.mu.Lock()
+	e := h.remotes[p.Host]
+	h.mu.Unlock()
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	if !p.Open && e.promptOpen {
+		e.promptClosed++
+		e.statusSeqAtClose = e.statusSeq
+	}
+	e.promptOpen = p.Open
+	close(e.statusCh)
+	e.statusCh = make(chan struct{})
+	e.mu.Unlock()
 }
 
 // HostStatus reports the link state of a remote host ("" state: unknown to
@@ -209,6 +285,7 @@ func (h *Host) setRemoteStatus(e *remoteEP, s api.HostStatus) {
 	e.mu.Lock()
 	changed := e.status.State != s.State || e.status.Message != s.Message
 	e.status = s
+	e.statusSeq++
 	close(e.statusCh)
 	e.statusCh = make(chan struct{})
 	e.mu.Unlock()
@@ -762,10 +839,8 @@ func (h *Host) createRemoteAgent(ctx context.Context, req api.CreateAgentRequest
 	if err != nil {
 		return api.CreateAgentResult{}, err
 	}
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	_, err = e.wait(wctx)
-	cancel()
-	if err != nil {
+	// As for a new tab: the wait lasts while the user answers ssh.
+	if _, err = h.waitNew(ctx, e); err != nil {
 		return api.CreateAgentResult{}, err
 	}
 	e.mu.Lock()

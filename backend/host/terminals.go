@@ -42,12 +42,10 @@ func (h *Host) createTerminal(ctx context.Context, n newTerminal) (store.Termina
 			return store.Terminal{}, err
 		}
 		// A new terminal may wait for a link that is coming up (the first
-		// connect bootstraps the remote), not for one that is down.
+		// connect bootstraps the remote, the user may be answering ssh's
+		// prompt), not for one that is down.
 		if c = n.via; c == nil {
-			wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-			c, err = h.waitNew(wctx, ep)
-			cancel()
-			if err != nil {
+			if c, err = h.waitNew(ctx, ep); err != nil {
 				return store.Terminal{}, err
 			}
 		}
