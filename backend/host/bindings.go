@@ -130,14 +130,30 @@ func (h *Host) candidateOr(ctx context.Context, b bindings.Binding) (ok bool, wh
 	}
 	if cwd != "" && !m.isDir(cwd) {
 		// The relaunch would fail with "No such directory": never offer it.
-		// (Recreating is offered on this machine only: ResumeWith makes the
-		// folder here.)
-		if recreateRestores(b.AgentID) && known && saved && where == "" {
+		// Recreating is offered on a remote host too: ResumeWith makes the
+		// folder where the pane runs (recreateDir).
+		if recreateRestores(b.AgentID) && known && saved {
 			return false, fmt.Sprintf("The folder %s%s is gone. Recreating the empty folder and resuming %s there brings the conversation back, but not the files that were in it.", cwd, where, label), cwd
 		}
 		return false, fmt.Sprintf("The folder %s%s is gone, so %s can't be resumed there.", cwd, where, label), ""
 	}
 	return true, "", ""
+}
+
+// recreateDir makes a vanished folder again, 0700, where the pane ran:
+// here, or on remote host name over ssh (remote.Target.MkdirAll: the same
+// mode, the remote user's own).
+func (h *Host) recreateDir(ctx context.Context, name, dir string) error {
+	if name == "" {
+		return os.MkdirAll(dir, 0o700)
+	}
+	e, err := h.endpoint(ctx, name)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return e.target.MkdirAll(ctx, dir)
 }
 
 // bindingCwd is the directory a binding's agent ran (and resumes) in.
@@ -517,10 +533,12 @@ func (h *Host) resume(ctx context.Context, rreq api.ResumeRequest) (api.ResumeRe
 	}
 	ok, _, recreate := h.candidateOr(ctx, b)
 	if !ok && rreq.RecreateCwd && recreate != "" {
-		if err := os.MkdirAll(recreate, 0o700); err != nil {
-			return api.ResumeResult{}, fmt.Errorf("couldn't recreate the folder %s: %w", recreate, err)
+		where := h.hostOf(ctx, terminalID)
+		if err := h.recreateDir(ctx, where, recreate); err != nil {
+			h.log.Warn("recreate a vanished folder to resume in it", "terminal", terminalID, "host", where, "dir", recreate, "err", err)
+			return api.ResumeResult{}, fmt.Errorf("couldn't recreate the folder %s%s: %w", recreate, onHost(where), err)
 		}
-		h.log.Info("recreated a vanished folder to resume in it", "terminal", terminalID, "dir", recreate, "agent", b.AgentID, "session", b.SessionID)
+		h.log.Info("recreated a vanished folder to resume in it", "terminal", terminalID, "host", where, "dir", recreate, "agent", b.AgentID, "session", b.SessionID)
 		ok, _ = h.candidate(ctx, b)
 	}
 	if !ok {

@@ -185,3 +185,35 @@ func testPassphraseKey(t *testing.T) {
 		t.Errorf("error %q, want one line naming the denial and how to fix it", msg)
 	}
 }
+
+// MkdirAll makes the folder and its missing parents on the host, 0700
+// each, accepts one that exists, and refuses a relative or oversized path
+// or a file in the way with one line.
+func TestMkdirAllOnHost(t *testing.T) {
+	s := testenv.StartSSHD(t)
+	tg := target(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	base := t.TempDir()
+	dir := filepath.Join(base, "a b", "it's", "c")
+	if err := tg.MkdirAll(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{filepath.Join(base, "a b"), filepath.Join(base, "a b", "it's"), dir} {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v %v, want a 0700 directory", d, st, err)
+		}
+	}
+	if err := tg.MkdirAll(ctx, dir); err != nil {
+		t.Errorf("again: %v", err)
+	}
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o600)
+	for _, bad := range []string{"rel/dir", "/" + strings.Repeat("x", MaxDirPath), file, filepath.Join(file, "sub")} {
+		err := tg.MkdirAll(ctx, bad)
+		t.Logf("MkdirAll(%.40q): %v", bad, err)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "box") {
+			t.Errorf("MkdirAll(%.40q) = %v, want one line naming the host", bad, err)
+		}
+	}
+}

@@ -639,3 +639,27 @@ func (t Target) WriteFile(ctx context.Context, path string, data []byte) error {
 	}
 	return nil
 }
+
+// MaxDirPath bounds a directory MkdirAll creates (as the daemon's facts
+// bound the paths they stat).
+const MaxDirPath = 4096
+
+// MkdirAll creates dir and any missing parents on the host, each 0700
+// (umask 077 there), as os.MkdirAll(dir, 0o700) does here: the folder a
+// resume recreates. dir must be absolute, at most MaxDirPath bytes, with no
+// NUL. An existing directory is fine; anything else in its place fails.
+func (t Target) MkdirAll(ctx context.Context, dir string) error {
+	switch {
+	case !filepath.IsAbs(dir):
+		return fmt.Errorf("create %q on %s: not an absolute path", dir, t.Name)
+	case len(dir) > MaxDirPath:
+		return fmt.Errorf("create a folder on %s: path longer than %d bytes", t.Name, MaxDirPath)
+	case strings.ContainsRune(dir, 0):
+		return fmt.Errorf("create a folder on %s: NUL in the path", t.Name)
+	}
+	q := shellquote.Quote(filepath.Clean(dir))
+	if _, err := t.Run(ctx, "umask 077; mkdir -p -- "+q+" && test -d "+q, nil); err != nil {
+		return err // ssh's line or mkdir's, naming the host
+	}
+	return nil
+}
