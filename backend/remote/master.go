@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -193,6 +194,11 @@ func (t Target) startMaster(path string) error {
 		return t.sshError(runErr, stderr)
 	}
 	if err := masterAnswers(path); err != nil {
+		// ssh logged in but could not listen on the socket ("disabling
+		// multiplexing"): that connection, backgrounded with nothing to
+		// run, would stay up unseen. Under the lock no other master of this
+		// socket is starting, so whatever ssh names it as master is that.
+		killStrayMasters(path)
 		line := lastLine(stderr)
 		if line == "" {
 			line = err.Error()
@@ -200,6 +206,29 @@ func (t Target) startMaster(path string) error {
 		return fmt.Errorf("ssh to %s: the ssh master started but its control socket does not answer (%s)", t.Name, line)
 	}
 	return nil
+}
+
+// killStrayMasters kills the ssh processes started as the master of path
+// (their command line has ControlMaster=yes and that ControlPath). Linux
+// only (/proc); elsewhere nothing.
+func killStrayMasters(path string) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	cp := []byte("\x00-o\x00ControlPath=" + path + "\x00")
+	master := []byte("\x00-o\x00ControlMaster=yes\x00")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(b, cp) || !bytes.Contains(b, master) {
+			continue
+		}
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
 }
 
 func readTail(f *os.File, n int64) string {

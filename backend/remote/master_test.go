@@ -315,3 +315,44 @@ func TestOnePromptForParallelConnections(t *testing.T) {
 		t.Errorf("%d logins, want 1", n)
 	}
 }
+
+// A master that logged in but could not listen on its socket would stay up
+// unseen: killStrayMasters ends the processes started as that socket's
+// master, and no other.
+func TestKillStrayMasters(t *testing.T) {
+	dir := t.TempDir()
+	start := func(path string) chan error {
+		// The argv of a master (sh ignores the words after $0; "; :" keeps
+		// sh itself, with those words, running instead of exec'ing sleep).
+		cmd := exec.Command("/bin/sh", "-c", "sleep 60; :", "ssh", "-o", "ControlPath="+path, "-o", "ControlMaster=yes", "-N", "-f", "--", "box")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		exited := make(chan struct{})
+		go func() {
+			done <- cmd.Wait()
+			close(exited)
+		}()
+		pgid := cmd.Process.Pid
+		t.Cleanup(func() {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL) // sh and its sleep
+			<-exited
+		})
+		return done
+	}
+	stray := start(filepath.Join(dir, "m-1"))
+	other := start(filepath.Join(dir, "m-2"))
+	killStrayMasters(filepath.Join(dir, "m-1"))
+	select {
+	case <-stray:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stray master still runs")
+	}
+	select {
+	case err := <-other:
+		t.Errorf("the master of another socket was killed: %v", err)
+	default:
+	}
+}
