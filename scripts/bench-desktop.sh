@@ -170,6 +170,27 @@ elif mode == 'attached':
 print('timeout', json.dumps(streams()), file=sys.stderr); sys.exit(1)
 EOF
 poll() { "$PY" "$H/poll.py" "$H/run/host.sock" "$@"; }
+# The page's own start phases (GET /v1/debug/marks, sent by the page once its screens are drawn
+# and again once the full replays are in; frontend/src/startmarks.ts), newest page, in ms from
+# T0 (argv 1): one line "name=ms ..." in a fixed order, absent phases left out.
+cat > "$H/phases.py" <<'EOF'
+import json, sys
+d = json.load(sys.stdin)
+if not d: sys.exit(0)
+r, t0 = d[-1]['marks'], float(sys.argv[1])
+m, o = r['marks'], r['timeOrigin']
+def pane(ph, f):
+    v = [t for k, t in m.items() if k.startswith(ph + ':')]
+    return f(v) if v else None
+nav = r.get('nav') or {}
+ph = [('load', o), ('script', o + r['script']['end'] if r.get('script') else None),
+      ('domInteractive', o + nav['domInteractive'] if 'domInteractive' in nav else None),
+      ('main', m.get('main')), ('endpoint', m.get('endpoint')), ('socket', m.get('socket')), ('hello', m.get('hello')),
+      ('open', pane('open', min)), ('opened', pane('opened', max)), ('attach', pane('attach', min)), ('attached', pane('attached', max)),
+      ('drawn', pane('drawn', max)), ('painted', r.get('painted')), ('full', pane('full', max))]
+print(' '.join('%s=%d' % (k, v - t0) for k, v in ph if v))
+EOF
+phases() { api /v1/debug/marks > "$H/marks.json" || true; "$PY" "$H/phases.py" "$1" < "$H/marks.json" 2>>"$ART/phases.err" || true; }
 api() { curl -sf --unix-socket "$H/run/host.sock" "http://reprise$1"; }
 jq_py() { "$PY" -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
@@ -209,7 +230,7 @@ mem3() { # median of 3 samples 1 s apart
 fresh_home() {
   kill_app
   kill_daemon
-  find "$H" -mindepth 1 -maxdepth 1 ! -name u ! -name poll.py ! -name bench.txt -exec rm -rf {} +
+  find "$H" -mindepth 1 -maxdepth 1 ! -name u ! -name poll.py ! -name phases.py ! -name bench.txt -exec rm -rf {} +
   rm -rf "$H/u/.cache"
   find "$H/u" -mindepth 1 -maxdepth 1 ! -name .local -exec rm -rf {} +
 }
@@ -357,7 +378,7 @@ kill_app
 fi
 
 # ---- 3. cold start ---------------------------------------------------------------------------
-declare -A T_WIN T_ATT T_FIRST T_REN T_DRAWN T_CPU
+declare -A T_WIN T_ATT T_FIRST T_REN T_DRAWN T_CPU T_PH
 if want start; then
 log "== cold start: 4 panes with scrollback"
 fresh_home
@@ -387,16 +408,27 @@ for variant in $VARIANTS; do
     [ "$variant" = cold ] && kill_daemon
     if [ "$which" = alt ]; then launch "$ALT_BIN"; else launch; fi
     key="$variant${ALT_BIN:+/$which}"
+    # PERF=1: a CPU profile of the WebKit web process from the window to the screens drawn.
+    PERF_PID=""
+    if [ "${PERF:-}" = 1 ]; then
+      wk=$(for p in $(pgrep -P "$APP_PID" || true); do case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) echo "$p" ;; esac; done | head -1)
+      [ -n "$wk" ] && { perf record -q -F 1999 -g -p "$wk" -o "$ART/perf-${key//\//-}-$r.data" 2>>"$ART/perf.err" & PERF_PID=$!; }
+    fi
     out=$(APP_PID=$APP_PID poll attached 4 60) || { import -window root "$ART/fail-$variant.png"; log "$variant start: panes never attached"; exit 1; }
+    [ -n "$PERF_PID" ] && { kill -INT "$PERF_PID"; wait "$PERF_PID" 2>/dev/null || true; }
     import -window root "$ART/coldstart-$variant-$r.png"
     read -r ta tf tr tcpu _ <<<"$out"
     T_WIN[$key]+="$((T_WINDOW - T_EXEC)) "; T_ATT[$key]+="$((ta - T_EXEC)) "; T_FIRST[$key]+="$((tf - T_EXEC)) "; T_REN[$key]+="$((tr - T_EXEC)) "
     T_DRAWN[$key]+="$((tf - T_WINDOW)) "; T_CPU[$key]+="$tcpu "
     log "$key start run $r: window $((T_WINDOW - T_EXEC)) ms, 4 panes attached $((ta - T_EXEC)) ms, screens drawn $((tf - T_EXEC)) ms, full replays written $((tr - T_EXEC)) ms, WebKit web process CPU to the screens $tcpu ms ($(echo "$out" | cut -d' ' -f5- | jq_py "sum(s['sent'] for s in d)") bytes in the last attaches)"
     echo "$out" | cut -d' ' -f5- >> "$ART/start-streams.json"
+    # The page's phases, from the window appearing (the report of the full replays may come a moment later).
+    ph=""; for _ in $(seq 20); do ph=$(phases "$T_WINDOW"); case "$ph" in *full=*) break ;; esac; sleep 0.1; done
+    log "  page (ms from the window): ${ph:-no marks}"
+    T_PH[$key]+="$ph;"; cp "$H/marks.json" "$ART/marks-${key//\//-}-$r.json" 2>/dev/null || true
     # Where the time went, host side (ms from exec): the page's connection, the first and last
     # attach asked, the last first byte sent, the last acknowledgement.
-    log "  $(echo "$out" | cut -d' ' -f5- | jq_py "'connected %d, attach asked %d..%d, first bytes sent by %d, last ack %d' % (d[0].get('viewerUnixMs', 0) - $T_EXEC, min(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('firstSentUnixMs', 0) for s in d) - $T_EXEC, max(s['lastAckUnixMs'] for s in d) - $T_EXEC)")"
+    log "  $(echo "$out" | cut -d' ' -f5- | jq_py "'host (ms from exec): connected %d, first attaches began %d..%d, last attaches began %d..%d, their first bytes sent by %d, last ack %d' % (d[0].get('viewerUnixMs', 0) - $T_EXEC, min(s.get('firstAttachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('firstAttachUnixMs', 0) for s in d) - $T_EXEC, min(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('attachUnixMs', 0) for s in d) - $T_EXEC, max(s.get('firstSentUnixMs', 0) for s in d) - $T_EXEC, max(s['lastAckUnixMs'] for s in d) - $T_EXEC)")"
     poll settled 30 >/dev/null || true
     kill_app
    done
@@ -422,6 +454,13 @@ want start && for variant in $VARIANTS; do
   printf 'start with 4 panes (%s, daemon %s%s): window %s ms, panes attached %s ms, screens drawn %s ms (%s ms after the window; target <= 600; WebKit web process CPU until then %s ms), full replays in xterm.js %s ms\n' "$variant" \
     "$([ "$variant" = warm ] && echo kept || echo killed)" "$([ -n "$ALT_BIN" ] && { [ "$which" = alt ] && echo ", $ALT_BIN" || echo ", $BIN"; })" \
     "$(med "${T_WIN[$key]}")" "$(med "${T_ATT[$key]}")" "$(med "${T_FIRST[$key]}")" "$(med "${T_DRAWN[$key]}")" "$(med "${T_CPU[$key]}")" "$(med "${T_REN[$key]}")"
+  # The page's phases, medians over the runs, ms from the window appearing.
+  printf '  page phases (ms from the window, medians): %s\n' "$(echo "${T_PH[$key]}" | "$PY" -c "
+import sys, statistics
+runs = [dict(kv.split('=') for kv in r.split()) for r in sys.stdin.read().split(';') if r.strip()]
+keys = []
+for r in runs: keys += [k for k in r if k not in keys]
+print(' '.join('%s %d' % (k, statistics.median(int(r[k]) for r in runs if k in r)) for k in keys) or 'none')")"
  done
 done
 echo "screenshots: $ART"

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"encoding/json"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,8 @@ type StreamStat struct {
 	DrawnUnixMs      int64 `json:"drawnUnixMs"`
 	Attaches         int   `json:"attaches"`
 	FirstDrawnUnixMs int64 `json:"firstDrawnUnixMs"`
+	// FirstAttachUnixMs is when the first attach began (the host had the request).
+	FirstAttachUnixMs int64 `json:"firstAttachUnixMs"`
 }
 
 type streamCount struct {
@@ -90,6 +93,48 @@ func (v *Viewer) track(terminalID string) *streamCount {
 	return c
 }
 
+// StartMarks is what a page reported of its own start (the "debug.marks"
+// notification, docs/wire.md): its phases in unix ms, as the page measured
+// them. For measuring (GET /v1/debug/marks, opt-in), not for the UI.
+type StartMarks struct {
+	Viewer int64           `json:"viewer"`
+	Marks  json.RawMessage `json:"marks"`
+}
+
+// maxMarks bounds what one page may leave here.
+const maxMarks = 64 << 10
+
+// SetStartMarks keeps the page's report of its start (the last one, at most
+// maxMarks bytes; a larger one is dropped).
+func (v *Viewer) SetStartMarks(raw json.RawMessage) {
+	if len(raw) > maxMarks || !json.Valid(raw) {
+		return
+	}
+	v.mu.Lock()
+	v.marks = append(json.RawMessage(nil), raw...)
+	v.mu.Unlock()
+}
+
+// StartMarks lists the start reports of every open viewer that sent one, by viewer.
+func (h *Host) StartMarks() []StartMarks {
+	h.viewersMu.Lock()
+	vs := make([]*Viewer, 0, len(h.viewers))
+	for v := range h.viewers {
+		vs = append(vs, v)
+	}
+	h.viewersMu.Unlock()
+	out := []StartMarks{}
+	for _, v := range vs {
+		v.mu.Lock()
+		if v.marks != nil {
+			out = append(out, StartMarks{Viewer: v.id, Marks: v.marks})
+		}
+		v.mu.Unlock()
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Viewer < out[j].Viewer })
+	return out
+}
+
 func (h *Host) addViewer(v *Viewer) {
 	h.viewersMu.Lock()
 	defer h.viewersMu.Unlock()
@@ -119,7 +164,7 @@ func (h *Host) StreamStats() []StreamStat {
 		for tid, c := range v.counts {
 			out = append(out, StreamStat{Viewer: v.id, TerminalID: tid, Sent: c.sent.Load(), Acked: c.acked.Load(), LastAckUnixMs: c.lastAck.Load(),
 				ViewerUnixMs: v.created, AttachUnixMs: c.attachAt, FirstSentUnixMs: c.firstSent.Load(),
-				Replay: c.replay.Load(), DrawnUnixMs: c.drawn.Load(), Attaches: c.attaches, FirstDrawnUnixMs: c.firstDrawn()})
+				Replay: c.replay.Load(), DrawnUnixMs: c.drawn.Load(), Attaches: c.attaches, FirstDrawnUnixMs: c.firstDrawn(), FirstAttachUnixMs: c.origin.attachAt})
 		}
 		v.mu.Unlock()
 	}

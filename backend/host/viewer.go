@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -30,6 +31,7 @@ type Viewer struct {
 	subs   map[string]*ptyclient.Subscription
 	counts map[string]*streamCount // for StreamStats
 	firsts map[string]*streamCount // each terminal's first attach on this viewer, for StreamStats
+	marks  json.RawMessage         // the page's report of its start (StartMarks)
 	// A remote host's terminals stream over the viewer's own ssh channel
 	// to that host (a ControlMaster session, so cheap), and survive a
 	// dropped link: see remoteStream.

@@ -237,6 +237,7 @@ func (s *Server) routes() http.Handler {
 	}))
 	if os.Getenv(DebugEnv) == "1" {
 		mux.HandleFunc("GET /v1/debug/streams", s.wrap(func(r *http.Request) (any, error) { return h.StreamStats(), nil }))
+		mux.HandleFunc("GET /v1/debug/marks", s.wrap(func(r *http.Request) (any, error) { return h.StartMarks(), nil }))
 	}
 	return mux
 }

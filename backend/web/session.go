@@ -173,6 +173,10 @@ func (s *session) readLoop() error {
 			}
 			continue
 		}
+		if req.Method == "debug.marks" { // the page's own start phases, for benchmarks: kept, never answered
+			s.viewer.SetStartMarks(req.Params)
+			continue
+		}
 		if req.Method == "askpass.answer" || req.Method == "askpass.pending" {
 			// Answers what a queued request may be waiting for (a new tab
 			// on a host whose ssh asks for a passphrase): behind it in the

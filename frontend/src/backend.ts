@@ -152,6 +152,14 @@ export class Backend {
     return this.call('hello', {});
   }
 
+  /** The page's start phases (startmarks.ts) for the host's GET /v1/debug/marks; no reply. */
+  reportStart(report: unknown): void {
+    this.t.notify('debug.marks', report);
+  }
+
+  /** Called when the socket opens, before the hello (startmarks.ts). */
+  onSocketOpen: (() => void) | null = null;
+
   /** lines: replay at most this many lines of what the terminal showed (0: all). */
   async attach(terminalId: string, cols: number, rows: number, sink: OutputSink, lines = 0): Promise<Attachment> {
     const gen = this.generation;
@@ -355,6 +363,7 @@ export class Backend {
       return;
     }
     this.forgetHandles();
+    this.onSocketOpen?.();
     const gen = this.generation;
     let h: HelloResult;
     try {

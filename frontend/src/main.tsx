@@ -16,15 +16,29 @@ import { paneOffline } from './terminal/describe';
 import { isPageLevel, KeyCatcher, type EarlyRecorder } from './terminal/earlykeys';
 import { AppearanceStorage, applyChrome } from './terminal/appearance';
 import { ViewRegistry } from './terminal/registry';
+import { panesInOrder } from './layout/layout';
 import { TerminalView } from './terminal/TerminalView';
+import { StartMarks } from './startmarks';
 import { installTestHooks } from './testhooks';
 import { installTooltips } from './ui/tooltips';
 import { discoverEndpoint } from './transport/endpoint';
 import { createSocket } from './transport/socketfactory';
 import { WebSocketTransport } from './transport/websocket';
 
-const transport = new WebSocketTransport({ endpoint: () => discoverEndpoint(), createSocket: (url) => createSocket(url) });
-const backend = new Backend(transport);
+// The page's start, phase by phase, reported to the host (for benchmarks).
+let backend: Backend;
+const marks = new StartMarks((r) => backend.reportStart(r));
+marks.mark('main');
+const transport = new WebSocketTransport({
+  endpoint: () =>
+    discoverEndpoint().then((ep) => {
+      marks.mark('endpoint');
+      return ep;
+    }),
+  createSocket: (url) => createSocket(url),
+});
+backend = new Backend(transport);
+backend.onSocketOpen = () => marks.mark('socket');
 const store = new Store();
 // Settings → Appearance and the zoom, before the first pane is made (TerminalView reads them).
 const looks = new AppearanceStorage(localStorageOrNull());
@@ -93,6 +107,7 @@ const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
     appearance: () => ({ appearance: store.get().appearance, zoom: store.get().zoom }),
     cwd: () => store.get().terminals[view.terminalId]?.cwd || undefined,
     onOpenPath: (link) => void actions.openPathLink(link),
+    onStartPhase: (phase) => marks.pane(paneId, phase),
   });
   return view;
 });
@@ -116,6 +131,8 @@ store.subscribe(() => {
 
 backend.onState((s) => store.set('conn', s));
 backend.onHello((h) => {
+  marks.mark('hello');
+  marks.expectPanes(h.layout.tabs.flatMap((t) => panesInOrder(t.root).map((p) => p.id)));
   store.setLayout(h.layout, true);
   store.setTerminals(h.terminals ?? []);
   if (h.daemon) store.set('daemon', h.daemon);
@@ -168,7 +185,7 @@ const takeKey = (ev: KeyboardEvent) => {
 for (const k of early?.stop() ?? []) keys.feed(k);
 document.addEventListener('keydown', takeKey);
 
-installTestHooks(store, views, attention);
+installTestHooks(store, views, attention, marks);
 installTooltips();
 
 const root = document.getElementById('root');

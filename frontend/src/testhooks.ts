@@ -11,6 +11,7 @@ import type { Binding, Layout, RestoreReport, Terminal } from './api';
 import type { BackendState } from './backend';
 import type { AgentInfo } from './attention/attention';
 import type { Attention } from './attention/controller';
+import type { StartMarks, StartReport } from './startmarks';
 import type { Store } from './store';
 import type { ViewRegistry } from './terminal/registry';
 import type { ViewStats } from './terminal/TerminalView';
@@ -49,6 +50,8 @@ export interface RepriseTestHooks {
   injectAgentState(a: AgentInfo): void;
   /** The notifications the page raised (agents and OSC), oldest first. */
   notifications(): { title: string; body: string; paneId: string; source: string; at: number }[];
+  /** The page's start, phase by phase (startmarks.ts). */
+  startMarks(): StartReport | null;
 }
 
 declare global {
@@ -57,7 +60,7 @@ declare global {
   }
 }
 
-export function installTestHooks(store: Store, views: ViewRegistry, attention: Attention): void {
+export function installTestHooks(store: Store, views: ViewRegistry, attention: Attention, marks?: StartMarks): void {
   const clone = <T>(v: T): T => (v === null || v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
   const hooks: RepriseTestHooks = {
     paneText: (paneId) => views.get(paneId)?.text() ?? null,
@@ -86,6 +89,7 @@ export function installTestHooks(store: Store, views: ViewRegistry, attention: A
     agentStates: () => clone({ ...store.get().agentStates }),
     injectAgentState: (a) => store.putAgentState(a.terminalId, clone(a)),
     notifications: () => clone(attention.raised),
+    startMarks: () => (marks ? clone(marks.report()) : null),
   };
   Object.defineProperty(window, '__reprise', { value: Object.freeze(hooks), configurable: false, writable: false });
 }

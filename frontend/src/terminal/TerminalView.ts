@@ -27,6 +27,7 @@ import { loadWebglAddon, webglAddonLoaded, WebglLifecycle } from './webgl';
 import { onSchemeChange } from './theme';
 import { linkActivates, linkHint } from './links';
 import { parseOsc7 } from './titles';
+import type { PanePhase } from '../startmarks';
 
 /** What the view needs from the host. */
 export interface TerminalHost {
@@ -68,6 +69,8 @@ export interface TerminalViewOptions {
   cwd?: () => string | undefined;
   /** A path on screen was Ctrl+clicked (absolute, resolved against cwd; line/col when it said so). */
   onOpenPath?: (link: PathLink & { abs: string }) => void;
+  /** The pane's start, phase by phase (startmarks.ts; for benchmarks). */
+  onStartPhase?: (phase: PanePhase) => void;
 }
 
 /** The search box's toggles. */
@@ -256,6 +259,7 @@ export class TerminalView {
 
   private open(): void {
     this.opened = true;
+    this.opts.onStartPhase?.('open');
     const el = this.element;
     const t = this.term;
     // xterm measures its font on open, so el must be in the document by now.
@@ -362,6 +366,7 @@ export class TerminalView {
     this.resizeObserver = new ResizeObserver(() => this.scheduleFit());
     this.resizeObserver.observe(el);
     this.fitNow();
+    this.opts.onStartPhase?.('opened');
     void this.attach(false);
     this.opts.onOpened?.();
   }
@@ -609,8 +614,16 @@ export class TerminalView {
     // Line feeds in the replay: as many as asked for means the host may have had more.
     let replayLFs = 0;
     let upgraded = lines >= full;
+    let drawn = false;
+    const phase = this.opts.onStartPhase;
     const maybeUpgrade = () => {
-      if (upgraded || seq !== this.attachSeq || this.totals.rendered < this.replayEnd) return;
+      if (seq !== this.attachSeq || this.totals.rendered < this.replayEnd) return;
+      if (!drawn) {
+        drawn = true;
+        phase?.(quiet ? 'full' : 'drawn');
+        if (!quiet && (upgraded || replayLFs < lines - 1)) phase?.('full');
+      }
+      if (upgraded) return;
       upgraded = true;
       if (replayLFs < lines - 1) return;
       // What was drawn is acknowledged before this attachment goes (the host counts it).
@@ -676,6 +689,7 @@ export class TerminalView {
       }
       write(payload);
     };
+    phase?.(quiet ? 'attachFull' : 'attach');
     try {
       att = await this.opts.host.attach(this.terminalId, cols, rows, sink, lines);
     } catch (err) {
@@ -691,6 +705,7 @@ export class TerminalView {
       return;
     }
     this.attachment = att;
+    phase?.(quiet ? 'attachedFull' : 'attached');
     this.replayEnd = this.replayStart + att.replayBytes;
     // The replay may already be drawn (or be empty).
     maybeUpgrade();
