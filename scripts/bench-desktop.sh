@@ -186,7 +186,7 @@ nav = r.get('nav') or {}
 ph = [('load', o), ('script', o + r['script']['end'] if r.get('script') else None),
       ('domInteractive', o + nav['domInteractive'] if 'domInteractive' in nav else None),
       ('main', m.get('main')), ('endpoint', m.get('endpoint')), ('socket', m.get('socket')), ('hello', m.get('hello')),
-      ('open', pane('open', min)), ('opened', pane('opened', max)), ('attach', pane('attach', min)), ('attached', pane('attached', max)),
+      ('open', pane('open', min)), ('opened', pane('opened', max)), ('attach', pane('attach', min)), ('attached', pane('attached', max)), ('parsed', pane('parsed', max)),
       ('drawn', pane('drawn', max)), ('painted', r.get('painted')), ('full', pane('full', max))]
 print(' '.join('%s=%d' % (k, v - t0) for k, v in ph if v))
 EOF
@@ -254,6 +254,11 @@ got=$("$PY" scripts/bench-desktop-webkit.py set-local-storage reprise.renderer d
   skip "could not write the app's localStorage with WebKitGTK (see $ART/webkit.err)"
 [ "$got" = '"dom"' ] || skip "localStorage reprise.renderer reads back as $got"
 RENDERER=dom
+# SOCKET=main: the page's WebSocket on its main thread instead of the socket worker (reprise.socket).
+if [ -n "${SOCKET:-}" ]; then
+  "$PY" scripts/bench-desktop-webkit.py set-local-storage reprise.socket "$SOCKET" --prgname reprise >/dev/null 2>>"$ART/webkit.err" ||
+    skip "could not write reprise.socket"
+fi
 
 DATA="$H/bench.txt"
 if want throughput; then
@@ -412,7 +417,7 @@ for variant in $VARIANTS; do
     PERF_PID=""
     if [ "${PERF:-}" = 1 ]; then
       wk=$(for p in $(pgrep -P "$APP_PID" || true); do case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) echo "$p" ;; esac; done | head -1)
-      [ -n "$wk" ] && { perf record -q -F 1999 -g -p "$wk" -o "$ART/perf-${key//\//-}-$r.data" 2>>"$ART/perf.err" & PERF_PID=$!; }
+      [ -n "$wk" ] && { perf record -q -k CLOCK_REALTIME -F 1999 -g -p "$wk" -o "$ART/perf-${key//\//-}-$r.data" 2>>"$ART/perf.err" & PERF_PID=$!; }
     fi
     out=$(APP_PID=$APP_PID poll attached 4 60) || { import -window root "$ART/fail-$variant.png"; log "$variant start: panes never attached"; exit 1; }
     [ -n "$PERF_PID" ] && { kill -INT "$PERF_PID"; wait "$PERF_PID" 2>/dev/null || true; }

@@ -52,6 +52,8 @@ export type OutputSink = (payload: Uint8Array) => void;
 
 /** Output that arrives for a handle before its attach response is processed is held, up to this much. */
 const EARLY_LIMIT = 8 << 20;
+/** How long the first hello may wait for the start's prefetched replays to be parsed. */
+export const FIRST_HELLO_HOLD_MS = 200;
 
 export class Backend {
   private readonly t: Transport;
@@ -157,8 +159,17 @@ export class Backend {
     this.t.notify('debug.marks', report);
   }
 
-  /** Called when the socket opens, before the hello (startmarks.ts). */
+  /** Called when the socket opens, before the hello (startmarks.ts, the start's prefetch). */
   onSocketOpen: (() => void) | null = null;
+  /**
+   * The first hello waits for this (at most FIRST_HELLO_HOLD_MS) before it is handed on: the
+   * start's prefetched replays are parsed meanwhile, so the panes are opened with their screens
+   * (docs/decisions.md "Start-up: attach at socket open"). Events that come meanwhile are
+   * held and handed on after the hello, in order; output is routed at once.
+   */
+  firstHelloHold: (() => Promise<unknown>) | null = null;
+  private holding = false;
+  private heldEvents: [string, unknown][] = [];
 
   /** lines: replay at most this many lines of what the terminal showed (0: all). */
   async attach(terminalId: string, cols: number, rows: number, sink: OutputSink, lines = 0): Promise<Attachment> {
@@ -317,6 +328,10 @@ export class Backend {
   }
 
   private dispatch(event: string, data: unknown): void {
+    if (this.holding) {
+      this.heldEvents.push([event, data]);
+      return;
+    }
     switch (event) {
       case 'layout':
         this.layoutEmitter.emit(data as Layout);
@@ -374,6 +389,26 @@ export class Backend {
       return;
     }
     if (gen !== this.generation) return;
+    if (!this.opened && this.firstHelloHold) {
+      const hold = this.firstHelloHold;
+      this.firstHelloHold = null;
+      this.holding = true;
+      try {
+        await Promise.race([hold().catch(() => {}), new Promise((r) => setTimeout(r, FIRST_HELLO_HOLD_MS))]);
+      } finally {
+        this.holding = false;
+      }
+      const held = this.heldEvents;
+      this.heldEvents = [];
+      if (gen !== this.generation) return;
+      this.emitHello(h);
+      for (const [e, d] of held) this.dispatch(e, d);
+      return;
+    }
+    this.emitHello(h);
+  }
+
+  private emitHello(h: HelloResult): void {
     if (h.version !== 1) console.warn(`reprise: host speaks protocol ${h.version}, page speaks 1`);
     const reconnected = this.opened;
     this.opened = true;

@@ -16,6 +16,7 @@ import { paneOffline } from './terminal/describe';
 import { isPageLevel, KeyCatcher, type EarlyRecorder } from './terminal/earlykeys';
 import { AppearanceStorage, applyChrome } from './terminal/appearance';
 import { ViewRegistry } from './terminal/registry';
+import { readStartPanes, saveStartPanes } from './terminal/panesize';
 import { panesInOrder } from './layout/layout';
 import { TerminalView } from './terminal/TerminalView';
 import { StartMarks } from './startmarks';
@@ -38,7 +39,20 @@ const transport = new WebSocketTransport({
   createSocket: (url) => createSocket(url),
 });
 backend = new Backend(transport);
-backend.onSocketOpen = () => marks.mark('socket');
+// The page's start: the panes of the layout it showed last attach as soon as the socket is open,
+// before the hello (TerminalView.prefetch): their replays then arrive while the page renders
+// and opens its terminals. The hello's layout disposes views of panes that are gone and points
+// the others at their terminal.
+let firstOpen = true;
+backend.onSocketOpen = () => {
+  marks.mark('socket');
+  if (!firstOpen) return;
+  firstOpen = false;
+  const early = readStartPanes().map((p) => views.acquire(p.paneId, p.terminalId));
+  for (const v of early) v.prefetch();
+  // The hello waits (briefly) for these replays: the panes then open with their screens.
+  if (early.length > 0) backend.firstHelloHold = () => Promise.all(early.map((v) => v.firstReplayParsed));
+};
 const store = new Store();
 // Settings → Appearance and the zoom, before the first pane is made (TerminalView reads them).
 const looks = new AppearanceStorage(localStorageOrNull());
@@ -108,6 +122,7 @@ const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
     cwd: () => store.get().terminals[view.terminalId]?.cwd || undefined,
     onOpenPath: (link) => void actions.openPathLink(link),
     onStartPhase: (phase) => marks.pane(paneId, phase),
+    fullReplayAfter: () => marks.screensDrawn(),
   });
   return view;
 });
@@ -124,15 +139,20 @@ store.subscribe(() => {
   const { layout } = store.get();
   if (layout && layout !== lastLayout) {
     views.sync(layout);
+    saveStartPanes(layout.tabs.flatMap((t) => panesInOrder(t.root).map((p) => ({ paneId: p.id, terminalId: p.terminalId }))));
     showRefused();
   }
   lastLayout = layout;
 });
 
 backend.onState((s) => store.set('conn', s));
-backend.onHello((h) => {
+backend.onHello((h, reconnected) => {
   marks.mark('hello');
-  marks.expectPanes(h.layout.tabs.flatMap((t) => panesInOrder(t.root).map((p) => p.id)));
+  const panes = h.layout.tabs.flatMap((t) => panesInOrder(t.root));
+  marks.expectPanes(panes.map((p) => p.id));
+  // The page's start: every pane whose size is known attaches now, before React lays it out
+  // (TerminalView.prefetch); a reconnect's panes re-attach themselves.
+  if (!reconnected) for (const p of panes) views.acquire(p.id, p.terminalId).prefetch();
   store.setLayout(h.layout, true);
   store.setTerminals(h.terminals ?? []);
   if (h.daemon) store.set('daemon', h.daemon);

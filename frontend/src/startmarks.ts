@@ -7,7 +7,7 @@
 // docs/wire.md); the host keeps it for GET /v1/debug/marks. Only the first start of a page is
 // recorded: a reconnect's re-attaches are not a start.
 
-export type PanePhase = 'open' | 'opened' | 'attach' | 'attached' | 'drawn' | 'attachFull' | 'attachedFull' | 'full';
+export type PanePhase = 'open' | 'opened' | 'attach' | 'attached' | 'parsed' | 'drawn' | 'attachFull' | 'attachedFull' | 'parsedFull' | 'full';
 
 export interface StartReport {
   timeOrigin: number;
@@ -73,6 +73,7 @@ export class StartMarks {
       raf(() =>
         raf(() => {
           this.painted = this.now();
+          this.resolveDrawn();
           this.send(this.report());
           this.maybeFinish();
         }),
@@ -82,6 +83,19 @@ export class StartMarks {
   }
 
   private pendingPaint = false;
+  private resolveDrawn!: () => void;
+  /** Resolves once every pane of the first layout has its first screen drawn (painted), or after ms of the first call. */
+  private readonly drawnP: Promise<void> = new Promise((r) => (this.resolveDrawn = r));
+  private drawnTimer = false;
+
+  /** The screens drawn (see drawnP), at most maxMs after the first ask. */
+  screensDrawn(maxMs = 3000): Promise<void> {
+    if (!this.drawnTimer) {
+      this.drawnTimer = true;
+      setTimeout(() => this.resolveDrawn(), maxMs);
+    }
+    return this.drawnP;
+  }
 
   private maybeFinish(): void {
     const ex = this.expect;

@@ -28,6 +28,7 @@ import { onSchemeChange } from './theme';
 import { linkActivates, linkHint } from './links';
 import { parseOsc7 } from './titles';
 import type { PanePhase } from '../startmarks';
+import { readPaneSize, savePaneSize, type PaneSize } from './panesize';
 
 /** What the view needs from the host. */
 export interface TerminalHost {
@@ -71,6 +72,11 @@ export interface TerminalViewOptions {
   onOpenPath?: (link: PathLink & { abs: string }) => void;
   /** The pane's start, phase by phase (startmarks.ts; for benchmarks). */
   onStartPhase?: (phase: PanePhase) => void;
+  /**
+   * The full scrollback is asked for once this resolves (the page's start: once every
+   * restored pane's screen is drawn, so no pane's long replay delays another's screen).
+   */
+  fullReplayAfter?: () => Promise<unknown>;
 }
 
 /** The search box's toggles. */
@@ -183,9 +189,13 @@ export class TerminalView {
     this.paneId = opts.paneId;
     this.tid = opts.terminalId;
     this.look = opts.appearance?.() ?? { appearance: DEFAULT_APPEARANCE, zoom: 0 };
+    // The size the pane had last time (its pty has it): a replay fetched before the open is
+    // parsed at the size it was drawn for.
+    this.keptSize = readPaneSize(opts.paneId);
     this.term = new XTerm({
       allowProposedApi: true, // unicode11 needs it
       macOptionIsMeta: true,
+      ...(this.keptSize ?? {}),
       ...terminalOptions(this.look.appearance, this.look.zoom),
       // Never xterm's own blink at first: under the DOM renderer its CSS animation delays every
       // echo by a frame or more (blink.ts). applyBlink gives it to xterm under WebGL only.
@@ -196,6 +206,36 @@ export class TerminalView {
     this.element = document.createElement('div');
     this.element.className = 'terminal-view';
   }
+
+  private readonly keptSize: PaneSize | null;
+  /** The current attach's work that waits for the open (acknowledging, drawing, the full replay). */
+  private whenOpen: (() => void) | null = null;
+
+  /**
+   * Attaches now, before the pane is laid out and its terminal opened, if the pane's last size
+   * is known (panesize.ts): the page's start asks for every restored pane at hello, so the
+   * replays arrive while React and xterm.js are still opening the panes. What arrives is
+   * parsed into xterm's buffer, acknowledged to the host only once the terminal is open (the
+   * host's "drawn" means shown), and the full scrollback is asked for after that, as for an
+   * attach made at the open. Without a kept size, the open attaches (with the fitted size).
+   */
+  prefetch(): void {
+    if (this.disposed || this.opened || this.prefetched || !this.keptSize) return;
+    this.prefetched = true;
+    // A connection lost before the open: the next hello attaches again (the open will not).
+    this.prefetchUnsub = this.opts.host.onHello(() => {
+      if (!this.opened && !this.attachment?.live) void this.attach(true);
+    });
+    void this.attach(false);
+  }
+
+  private prefetchUnsub: (() => void) | null = null;
+  private parsedFirst!: () => void;
+  /** Resolves once the first attach's replay is in xterm's buffer (or that attach failed). */
+  readonly firstReplayParsed: Promise<void> = new Promise((r) => (this.parsedFirst = r));
+
+  /** Attached before the open (prefetch): the open does not attach again. */
+  private prefetched = false;
 
   /** The host terminal this view shows; a pane's terminal can change (restart, resume, daemon recovery). */
   get terminalId(): string {
@@ -211,7 +251,8 @@ export class TerminalView {
     if (this.disposed || terminalId === this.tid) return;
     this.tid = terminalId;
     this.gate.newTarget();
-    if (this.opened) void this.attach(true);
+    // Attached before the open to the pane's old terminal: replaced as for an open pane.
+    if (this.opened || this.prefetched) void this.attach(true);
   }
 
   /** Types data (text as from a keyboard) into this pane, as if xterm had handled the keys. */
@@ -259,6 +300,8 @@ export class TerminalView {
 
   private open(): void {
     this.opened = true;
+    this.prefetchUnsub?.();
+    this.prefetchUnsub = null;
     this.opts.onStartPhase?.('open');
     const el = this.element;
     const t = this.term;
@@ -367,7 +410,9 @@ export class TerminalView {
     this.resizeObserver.observe(el);
     this.fitNow();
     this.opts.onStartPhase?.('opened');
-    void this.attach(false);
+    // Attached already (prefetch): what waited for the open goes now.
+    if (!this.prefetched) void this.attach(false);
+    else this.whenOpen?.();
     this.opts.onOpened?.();
   }
 
@@ -559,6 +604,8 @@ export class TerminalView {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.parsedFirst();
+    this.prefetchUnsub?.();
     this.attachSeq++;
     this.detach();
     this.input.clear();
@@ -598,12 +645,18 @@ export class TerminalView {
     let pendingClear = clear;
     if (clear && !quiet) this.setStale(true);
     let att: Attachment | null = null;
+    // Acknowledged only once attached and open: before the open, parsed is not shown.
     let unsent = 0;
+    const sendAcks = () => {
+      if (!att || !this.opened || unsent === 0 || seq !== this.attachSeq) return;
+      att.ack(unsent);
+      unsent = 0;
+    };
     const flow = new FlowControl({
       sendAck: (n) => {
         this.totals.acked += n;
-        if (att) att.ack(n);
-        else unsent += n;
+        unsent += n;
+        sendAcks();
       },
     });
     this.flow = flow;
@@ -618,6 +671,9 @@ export class TerminalView {
     const phase = this.opts.onStartPhase;
     const maybeUpgrade = () => {
       if (seq !== this.attachSeq || this.totals.rendered < this.replayEnd) return;
+      phase?.(quiet ? 'parsedFull' : 'parsed');
+      this.parsedFirst();
+      if (!this.opened) return;
       if (!drawn) {
         drawn = true;
         phase?.(quiet ? 'full' : 'drawn');
@@ -626,9 +682,15 @@ export class TerminalView {
       if (upgraded) return;
       upgraded = true;
       if (replayLFs < lines - 1) return;
-      // What was drawn is acknowledged before this attachment goes (the host counts it).
-      flow.flush();
-      void this.attach(true, false, true);
+      const upgrade = () => {
+        if (seq !== this.attachSeq || this.disposed) return;
+        // What was drawn is acknowledged before this attachment goes (the host counts it).
+        flow.flush();
+        void this.attach(true, false, true);
+      };
+      const after = this.opts.fullReplayAfter?.();
+      if (after) void after.then(upgrade, upgrade);
+      else upgrade();
     };
     const write = (payload: Uint8Array, extra = 0) => {
       const n = payload.byteLength - extra;
@@ -694,6 +756,7 @@ export class TerminalView {
       att = await this.opts.host.attach(this.terminalId, cols, rows, sink, lines);
     } catch (err) {
       if (seq === this.attachSeq) {
+        this.parsedFirst();
         flow.dispose();
         // The screen stays as it was (dimmed): the next hello re-attaches.
         this.opts.onError?.(`attach: ${err instanceof Error ? err.message : String(err)}`);
@@ -707,11 +770,17 @@ export class TerminalView {
     this.attachment = att;
     phase?.(quiet ? 'attachedFull' : 'attached');
     this.replayEnd = this.replayStart + att.replayBytes;
+    this.whenOpen = () => {
+      if (seq !== this.attachSeq) return;
+      sendAcks();
+      maybeUpgrade();
+    };
     // The replay may already be drawn (or be empty).
     maybeUpgrade();
     if (quiet && pendingClear && earlyBytes >= att.replayBytes && att.replayBytes > 0) clearNow();
     this.sentSize = { cols, rows };
-    if (unsent > 0) att.ack(unsent);
+    savePaneSize(this.paneId, { cols, rows });
+    sendAcks();
     this.opts.onTerminal?.(att.terminal);
     // Keys typed while this pane was not attached go first, in order.
     this.flushHeld();
@@ -822,6 +891,7 @@ export class TerminalView {
       if (!this.attachment?.live) return;
       if (cols === this.sentSize.cols && rows === this.sentSize.rows) return;
       this.sentSize = { cols, rows };
+      savePaneSize(this.paneId, { cols, rows });
       this.opts.host.resize(this.terminalId, cols, rows).catch(() => {
         this.sentSize = { cols: 0, rows: 0 };
       });

@@ -6,6 +6,7 @@
 
 import type { Layout } from '../api';
 import { panesInOrder } from '../layout/layout';
+import { forgetPaneSize } from './panesize';
 import type { TerminalView } from './TerminalView';
 
 export type ViewFactory = (paneId: string, terminalId: string) => TerminalView;
@@ -47,6 +48,7 @@ export class ViewRegistry {
       if (terminalId === undefined) {
         this.views.delete(paneId);
         view.dispose();
+        forgetPaneSize(paneId);
       } else view.retarget(terminalId);
     }
   }
