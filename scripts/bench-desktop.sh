@@ -130,8 +130,9 @@ elif mode == 'settled':
             print(len(latest(st))); sys.exit(0)
         time.sleep(0.05)
 elif mode == 'attached':
-    # A page may attach a restored pane twice (its screen, then the whole replay): done once
-    # every stream's current attach has been acknowledged and no attach followed for 0.3 s.
+    # A page may attach a restored pane twice (its screen, then the whole replay, asked for once
+    # every screen is drawn): done once every stream's current attach has been acknowledged and
+    # no attach followed for 1.5 s (the figures are the host's timestamps, not this poll's).
     # With APP_PID set, the CPU time of the app's WebKit web process is sampled meanwhile: the
     # 5th field is its CPU ms up to the moment all screens were drawn (the page's own work,
     # which the load of other processes on the machine changes much less than the wall time).
@@ -159,7 +160,7 @@ elif mode == 'attached':
         if len(st) >= n and all(s['sent'] > 0 and s['acked'] >= s['sent'] for s in st):
             k = [(s['terminalId'], s.get('attaches', 1)) for s in st]
             if k != key: key, t_done, t_seen = k, now(), time.time()
-            elif time.time() - t_seen > 0.3:
+            elif time.time() - t_seen > 1.5:
                 # first: all screens drawn; full: all replays; (unix ms; old hosts: when seen)
                 first = max(s.get('firstDrawnUnixMs') or t_done for s in st)
                 full = max(s.get('drawnUnixMs') or t_done for s in st)

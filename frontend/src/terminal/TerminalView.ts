@@ -222,14 +222,9 @@ export class TerminalView {
   prefetch(): void {
     if (this.disposed || this.opened || this.prefetched || !this.keptSize) return;
     this.prefetched = true;
-    // A connection lost before the open: the next hello attaches again (the open will not).
-    this.prefetchUnsub = this.opts.host.onHello(() => {
-      if (!this.opened && !this.attachment?.live) void this.attach(true);
-    });
     void this.attach(false);
   }
 
-  private prefetchUnsub: (() => void) | null = null;
   private parsedFirst!: () => void;
   /** Resolves once the first attach's replay is in xterm's buffer (or that attach failed). */
   readonly firstReplayParsed: Promise<void> = new Promise((r) => (this.parsedFirst = r));
@@ -300,8 +295,6 @@ export class TerminalView {
 
   private open(): void {
     this.opened = true;
-    this.prefetchUnsub?.();
-    this.prefetchUnsub = null;
     this.opts.onStartPhase?.('open');
     const el = this.element;
     const t = this.term;
@@ -410,8 +403,10 @@ export class TerminalView {
     this.resizeObserver.observe(el);
     this.fitNow();
     this.opts.onStartPhase?.('opened');
-    // Attached already (prefetch): what waited for the open goes now.
+    // Attached already (prefetch): what waited for the open goes now. (A failed early attach
+    // cleared prefetched; one whose connection has gone since is made again, its start wiped.)
     if (!this.prefetched) void this.attach(false);
+    else if (this.attachment && !this.attachment.live) void this.attach(true);
     else this.whenOpen?.();
     this.opts.onOpened?.();
   }
@@ -605,7 +600,6 @@ export class TerminalView {
     if (this.disposed) return;
     this.disposed = true;
     this.parsedFirst();
-    this.prefetchUnsub?.();
     this.attachSeq++;
     this.detach();
     this.input.clear();
@@ -755,6 +749,14 @@ export class TerminalView {
     try {
       att = await this.opts.host.attach(this.terminalId, cols, rows, sink, lines);
     } catch (err) {
+      if (seq === this.attachSeq && this.prefetched && !this.opened && !clear) {
+        // The start's early attach (the pane's terminal from the last layout) failed: the open
+        // attaches as usual, to the terminal the hello names, and says so if that fails too.
+        this.prefetched = false;
+        this.parsedFirst();
+        flow.dispose();
+        return;
+      }
       if (seq === this.attachSeq) {
         this.parsedFirst();
         flow.dispose();
