@@ -44,7 +44,9 @@ function watchStart(marker) {
   const tick = () => {
     const r = window.__reprise;
     const panes = r ? [...document.querySelectorAll('[data-testid=pane]')].map((e) => e.getAttribute('data-pane-id')) : [];
-    if (panes.length === 4 && panes.every((id) => (r.paneTail(id, 3) || '').includes(marker))) {
+    // In the buffer and in the DOM renderer's rows (on screen, not only parsed).
+    const shown = (id) => (document.querySelector(`[data-pane-id="${id}"] .xterm-rows`)?.textContent || '').includes(marker);
+    if (panes.length === 4 && panes.every((id) => (r.paneTail(id, 3) || '').includes(marker) && shown(id))) {
       w.inBuffer = performance.now();
       requestAnimationFrame(() => requestAnimationFrame(() => (w.painted = performance.now())));
       return;
