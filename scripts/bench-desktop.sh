@@ -23,7 +23,11 @@
 #
 #   scripts/bench-desktop.sh      env: REPRISE_BIN, ARTIFACTS (default test-artifacts), RUNS, MIB, PANES, RATE, CPU_SECONDS,
 #                                 ONLY (comma-separated: throughput, memory, start; default all), MEM_SETTLE,
-#                                 VARIANTS (warm cold), ALT_BIN (another build alternating in the start section)
+#                                 VARIANTS (warm cold), ALT_BIN (another build alternating in the start section),
+#                                 PERF=1 (a perf profile of the WebKit web process per start, window → screens),
+#                                 SOCKET=main (the page's WebSocket on its main thread, not the socket worker)
+#    The start section also prints the page's own phases (GET /v1/debug/marks: script, socket,
+#    hello, terminal opens, attaches, replays parsed and drawn), ms from the window appearing.
 #
 # Prints "skipped: <reason>" and exits 0 when it cannot run here (no Xvfb, xdotool, python3 gi
 # with WebKit2 4.1, node, a built app, or an app without the debug route).
