@@ -289,6 +289,7 @@ func TestRoutes(t *testing.T) {
 
 		{route: "GET /v1/restore", method: "GET", path: "/v1/restore", want: 200, contains: `"recovered":false`},
 		{route: "GET /v1/debug/streams", method: "GET", path: "/v1/debug/streams", want: 200, contains: `[]`},
+		{route: "GET /v1/debug/marks", method: "GET", path: "/v1/debug/marks", want: 200, contains: `[]`},
 
 		{method: "GET", path: "/v1/nothing-here", want: 404},
 		{method: "DELETE", path: "/v1/version", want: 405},
@@ -386,8 +387,10 @@ func TestResumeOverHTTP(t *testing.T) {
 // acknowledged.
 func TestDebugStreams(t *testing.T) {
 	off := newInstance(t)
-	if code, _ := off.do(t, "GET", "/v1/debug/streams", ""); code != http.StatusNotFound {
-		t.Fatalf("without %s: status %d, want 404", localapi.DebugEnv, code)
+	for _, route := range []string{"/v1/debug/streams", "/v1/debug/marks"} {
+		if code, _ := off.do(t, "GET", route, ""); code != http.StatusNotFound {
+			t.Fatalf("%s without %s: status %d, want 404", route, localapi.DebugEnv, code)
+		}
 	}
 
 	t.Setenv(localapi.DebugEnv, "1")
