@@ -2,9 +2,6 @@ package host
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,18 +17,7 @@ import (
 func askpassRemoteHost(t *testing.T, pass string, setup func(h *Host)) *Host {
 	t.Helper()
 	h, s, _ := remoteHost(t)
-	key := filepath.Join(t.TempDir(), "locked")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", pass, "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
-	pub, err := os.ReadFile(key + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(s.Dir, "authorized_keys"), pub, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s.WriteClientConfig(t, key)
+	s.LockKey(t, pass)
 	t.Setenv("SSH_AUTH_SOCK", "")
 	if setup != nil {
 		setup(h)

@@ -5,15 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/layout"
-	"github.com/reprise-dev/reprise/backend/remote"
-	"github.com/reprise-dev/reprise/backend/store"
 )
 
 // paneOf is the pane showing terminal id.
@@ -124,42 +121,9 @@ func TestRemoteResumeCheckAndForecastAskTheRemote(t *testing.T) {
 	h, s, rh := remoteHost(t)
 	ctx := context.Background()
 	work := t.TempDir()
-	term, err := h.createTerminal(ctx, newTerminal{host: "box", cwd: work, argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
-		l2, _, err := builder.AddTab(l, term.ID)
-		return l2, err
-	}); err != nil {
-		t.Fatal(err)
-	}
 	const sid = "0b6f3c2e-remote-check"
-	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "claude", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Signal(ctx, term.ID, "KILL"); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "the binding to end", 20*time.Second, func() bool {
-		b, err := h.store.GetBinding(ctx, term.ID)
-		return err == nil && b.EndReason == bindings.TerminalExited
-	})
-	b, err := h.store.GetBinding(ctx, term.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := func() PaneForecast {
-		t.Helper()
-		h.recordForecast(ctx, true)
-		for _, f := range h.LastRestore().Panes {
-			if f.TerminalID == term.ID {
-				return f
-			}
-		}
-		t.Fatal("no forecast line for the remote pane")
-		return PaneForecast{}
-	}
+	term, b := endedRemoteBinding(t, h, "claude", sid, work)
+	line := func() PaneForecast { t.Helper(); return forecastLine(t, h, term.ID) }
 
 	ok, why := h.candidate(ctx, b)
 	if ok || !strings.Contains(why, "saved no conversation") || !strings.Contains(why, "on box") {
@@ -188,19 +152,7 @@ func TestRemoteResumeCheckAndForecastAskTheRemote(t *testing.T) {
 
 	// restore-check's way (no host running it): the running daemon of each
 	// host, never started; one host unreachable says so, per pane.
-	if _, err := h.store.AddHost(ctx, store.Host{Name: "dead", SSH: "127.0.0.1:1", SSHConfig: s.Config}); err != nil {
-		t.Fatal(err)
-	}
-	dead, err := h.store.CreateTerminal(ctx, store.Terminal{ID: newID("t_"), Cwd: "/", Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "dead"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
-		l2, _, err := builder.AddTab(l, dead.ID)
-		return l2, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	dead := addDeadHost(t, h, s, "/")
 	start := time.Now()
 	rfs, closeAll := ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
 	defer closeAll()
@@ -246,31 +198,9 @@ func TestRemoteForecastAtStartAsksEachHostWhenItConnects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.store.AddHost(ctx, store.Host{Name: "dead", SSH: "127.0.0.1:1", SSHConfig: s.Config}); err != nil {
-		t.Fatal(err)
-	}
-	dead, err := h.store.CreateTerminal(ctx, store.Terminal{ID: newID("t_"), Cwd: "/", Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "dead"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []string{term.ID, dead.ID} {
-		if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
-			l2, _, err := builder.AddTab(l, id)
-			return l2, err
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	home := h.Home()
-	h.Close()
-	h2 := startHost(t, home)
-	t.Cleanup(func() {
-		h2.Close()
-		tg := remote.ForHost(home.Dir, "box", s.Alias, rh, s.Config)
-		if pid := tg.ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
+	addTab(t, h, term.ID)
+	dead := addDeadHost(t, h, s, "/")
+	h2 := restartHost(t, h, s, rh)
 	lineOf := func(r RestoreReport, id string) PaneForecast {
 		for _, f := range r.Panes {
 			if f.TerminalID == id {
@@ -303,42 +233,9 @@ func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
 	h, s, rh := remoteHost(t)
 	ctx := context.Background()
 	work := t.TempDir()
-	term, err := h.createTerminal(ctx, newTerminal{host: "box", cwd: work, argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
-		l2, _, err := builder.AddTab(l, term.ID)
-		return l2, err
-	}); err != nil {
-		t.Fatal(err)
-	}
 	const sid = "0192f3a4-7b2c-7d3e-8f4a-5b6c7d8e9f00"
-	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "codex", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Signal(ctx, term.ID, "KILL"); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "the binding to end", 20*time.Second, func() bool {
-		b, err := h.store.GetBinding(ctx, term.ID)
-		return err == nil && b.EndReason == bindings.TerminalExited
-	})
-	b, err := h.store.GetBinding(ctx, term.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := func() PaneForecast {
-		t.Helper()
-		h.recordForecast(ctx, true)
-		for _, f := range h.LastRestore().Panes {
-			if f.TerminalID == term.ID {
-				return f
-			}
-		}
-		t.Fatal("no forecast line for the remote pane")
-		return PaneForecast{}
-	}
+	term, b := endedRemoteBinding(t, h, "codex", sid, work)
+	line := func() PaneForecast { t.Helper(); return forecastLine(t, h, term.ID) }
 	missing := func(when string) {
 		t.Helper()
 		ok, why := h.candidate(ctx, b)
@@ -394,19 +291,7 @@ func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
 	missing("rollout deleted")
 
 	// A host that cannot be reached: unknown, never "missing".
-	if _, err := h.store.AddHost(ctx, store.Host{Name: "dead", SSH: "127.0.0.1:1", SSHConfig: s.Config}); err != nil {
-		t.Fatal(err)
-	}
-	dead, err := h.store.CreateTerminal(ctx, store.Terminal{ID: newID("t_"), Cwd: work, Argv: []string{"/bin/sh"}, Status: api.StatusRunning, CreatedAt: time.Now(), Host: "dead"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
-		l2, _, err := builder.AddTab(l, dead.ID)
-		return l2, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	dead := addDeadHost(t, h, s, work)
 	if _, _, err := h.applyBinding(ctx, dead.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "codex", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,14 +46,7 @@ func testRemoteLostComesBack(t *testing.T, reboot bool) {
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "remember KIWI-7", Host: "box", Cwd: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := h.NewViewer()
-	defer v.Close()
-	scr := attach(t, v, res.TerminalID)
-	waitUntil(t, "the agent's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember KIWI-7") })
+	res, v, _ := remoteAgent(t, h, work, "KIWI-7")
 
 	// A shell tab on the host that prints more than the restore budget.
 	if _, err := h.NewTabOn(ctx, "box", work); err != nil {
@@ -87,10 +79,7 @@ func testRemoteLostComesBack(t *testing.T, reboot bool) {
 	// terminals by a moment would report their deaths (exited by SIGKILL,
 	// an honest outcome too, but not this test's), where a reboot leaves
 	// no one to tell.
-	st := h.HostStatus("box")
-	if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	killRemoteDaemon(t, h)
 	if reboot {
 		testenv.StopInstance(rh)
 	}
@@ -149,9 +138,5 @@ func testRemoteLostComesBack(t *testing.T, reboot bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.PaneID != res.PaneID {
-		t.Fatalf("resumed into pane %s, want %s", r.PaneID, res.PaneID)
-	}
-	rs := attach(t, v, r.TerminalID)
-	waitUntil(t, "the codeword back", 30*time.Second, func() bool { return strings.Contains(rs.String(), "ack: remember KIWI-7") })
+	codewordBack(t, v, r, res.PaneID, "KIWI-7")
 }

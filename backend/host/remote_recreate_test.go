@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,21 +24,12 @@ func TestRemoteVanishedFolderRecreatedThere(t *testing.T) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "remember FIG-18", Host: "box", Cwd: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := h.NewViewer()
-	defer v.Close()
-	scr := attach(t, v, res.TerminalID)
-	waitUntil(t, "the agent's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember FIG-18") })
+	res, v, _ := remoteAgent(t, h, work, "FIG-18")
 	// The folder goes, then the remote daemon (and the agent with it).
 	if err := os.RemoveAll(filepath.Join(rh, "proj")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(h.HostStatus("box").PID, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	killRemoteDaemon(t, h)
 	var b api.Binding
 	waitUntil(t, "the offer to recreate the folder", 30*time.Second, func() bool {
 		bs, err := h.store.GetBinding(ctx, res.TerminalID)
@@ -65,13 +55,6 @@ func TestRemoteVanishedFolderRecreatedThere(t *testing.T) {
 			t.Fatalf("recreated folder %s: %v %v, want a 0700 directory", d, st, err)
 		}
 	}
-	if r.PaneID != res.PaneID {
-		t.Fatalf("resumed into pane %s, want %s", r.PaneID, res.PaneID)
-	}
-	nt, err := h.Terminal(ctx, r.TerminalID)
-	if err != nil || nt.Host != "box" || nt.Cwd != work || nt.Status != api.StatusRunning {
-		t.Fatalf("resumed terminal %+v, %v; want running on box in %s", nt, err, work)
-	}
-	s2 := attach(t, v, r.TerminalID)
-	waitUntil(t, "the codeword back", 30*time.Second, func() bool { return strings.Contains(s2.String(), "ack: remember FIG-18") })
+	runningOnBox(t, h, r.TerminalID, work)
+	codewordBack(t, v, r, res.PaneID, "FIG-18")
 }

@@ -15,9 +15,8 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
-	"github.com/reprise-dev/reprise/backend/remote"
-	"github.com/reprise-dev/reprise/backend/store"
 	"github.com/reprise-dev/reprise/internal/testenv"
+	"github.com/reprise-dev/reprise/internal/testenv/remotetest"
 )
 
 // remoteHost starts a real sshd and a host with a remote host "box" on it:
@@ -31,10 +30,7 @@ func remoteHost(t *testing.T) (*Host, *testenv.SSHD, string) {
 // (" NAME=value…", given the remote home).
 func remoteHostEnv(t *testing.T, extra func(rh string) string) (*Host, *testenv.SSHD, string) {
 	t.Helper()
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rh := remotetest.Home(t)
 	more := ""
 	if extra != nil {
 		more = extra(rh)
@@ -42,20 +38,13 @@ func remoteHostEnv(t *testing.T, extra func(rh string) string) (*Host, *testenv.
 	// The fake agents on the remote PATH, keeping their state in the
 	// remote home rather than the test user's own ~/.claude.
 	s := testenv.StartSSHD(t, "SetEnv PATH="+fakeBin+":/usr/bin:/bin CLAUDE_CONFIG_DIR="+filepath.Join(rh, "claude-config")+" CODEX_HOME="+filepath.Join(rh, "codex-home")+more)
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		os.RemoveAll(rh)
-	})
 	home := newHome(t)
 	h := startHost(t, home)
 	t.Cleanup(func() {
 		h.Close()
-		tg := remote.ForHost(home.Dir, "box", s.Alias, rh, s.Config)
-		if pid := tg.ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
+		remotetest.KillMaster(home.Dir, s, rh)
 	})
-	if _, err := h.Store().AddHost(context.Background(), store.Host{Name: "box", SSH: s.Alias, RemoteHome: rh, SSHConfig: s.Config}); err != nil {
+	if _, err := h.Store().AddHost(context.Background(), remotetest.Host(s, rh)); err != nil {
 		t.Fatal(err)
 	}
 	return h, s, rh
@@ -329,16 +318,7 @@ func TestRemoteTerminalOutlivesHostRestart(t *testing.T) {
 	if _, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "claude", SessionID: "s-restart", Cwd: "/", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	home := h.Home()
-	h.Close()
-	h2 := startHost(t, home)
-	t.Cleanup(func() {
-		h2.Close()
-		tg := remote.ForHost(home.Dir, "box", s.Alias, rh, s.Config)
-		if pid := tg.ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
+	h2 := restartHost(t, h, s, rh)
 	waitUntil(t, "the link after the restart", 30*time.Second, func() bool { return h2.HostStatus("box").State == "up" })
 	tm, err := h2.Terminal(ctx, term.ID)
 	if err != nil || tm.Status != api.StatusRunning || tm.PID != term.PID {
@@ -369,17 +349,8 @@ func TestRemoteAgentResumesOnItsHost(t *testing.T) {
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	res, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: "remember MANGO-31", Host: "box", Cwd: work})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := h.NewViewer()
-	defer v.Close()
-	scr := attach(t, v, res.TerminalID)
-	waitUntil(t, "the agent's answer", 30*time.Second, func() bool { return strings.Contains(scr.String(), "ack: remember MANGO-31") })
-	if err := syscall.Kill(h.HostStatus("box").PID, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
+	res, v, _ := remoteAgent(t, h, work, "MANGO-31")
+	killRemoteDaemon(t, h)
 	var b api.Binding
 	waitUntil(t, "a resume candidate", 30*time.Second, func() bool {
 		bs, err := h.store.GetBinding(ctx, res.TerminalID)
@@ -397,16 +368,9 @@ func TestRemoteAgentResumesOnItsHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.PaneID != res.PaneID {
-		t.Fatalf("resumed into pane %s, want %s", r.PaneID, res.PaneID)
-	}
-	nt, err := h.Terminal(ctx, r.TerminalID)
-	if err != nil || nt.Host != "box" || nt.Cwd != work || nt.Status != api.StatusRunning {
-		t.Fatalf("resumed terminal %+v, %v; want running on box in %s", nt, err, work)
-	}
+	runningOnBox(t, h, r.TerminalID, work)
 	if !containsSeq(r.Argv, "--resume", res.SessionID) {
 		t.Fatalf("resume argv %v", r.Argv)
 	}
-	s2 := attach(t, v, r.TerminalID)
-	waitUntil(t, "the codeword back", 30*time.Second, func() bool { return strings.Contains(s2.String(), "ack: remember MANGO-31") })
+	codewordBack(t, v, r, res.PaneID, "MANGO-31")
 }

@@ -275,3 +275,24 @@ func withQuietRehash(extra []string) []string {
 	}
 	return out
 }
+
+// LockKey makes a new key with passphrase pass the only one the server
+// accepts and the only one the client config offers, and returns its file:
+// a login must ask for the passphrase (the caller clears SSH_AUTH_SOCK, so
+// that no agent answers instead).
+func (s *SSHD) LockKey(t testing.TB, pass string) string {
+	t.Helper()
+	key := filepath.Join(t.TempDir(), "locked")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", pass, "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	pub, err := os.ReadFile(key + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.Dir, "authorized_keys"), pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.WriteClientConfig(t, key)
+	return key
+}
