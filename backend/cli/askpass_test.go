@@ -5,51 +5,19 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
-
-	"github.com/reprise-dev/reprise/backend/remote"
-	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
 // lockedHost: a real sshd whose only key has a passphrase (no agent), host
 // box on it in a fresh home.
 func lockedHost(t *testing.T) (home string) {
 	t.Helper()
-	s := testenv.StartSSHD(t)
-	key := filepath.Join(t.TempDir(), "locked")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "open sesame", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
-	pub, _ := os.ReadFile(key + ".pub")
-	if err := os.WriteFile(filepath.Join(s.Dir, "authorized_keys"), pub, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s.WriteClientConfig(t, key)
-	home, err := os.MkdirTemp("", "rc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		if pid := remote.ForHost(home, "box", s.Alias, rh, s.Config).ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		os.RemoveAll(rh)
-		os.RemoveAll(home)
-	})
-	if out, err := exec.Command(reprise, "hosts", "add", "box", "--ssh", s.Alias, "--ssh-config", s.Config, "--remote-home", rh, "--home", home).CombinedOutput(); err != nil {
-		t.Fatalf("hosts add: %v %s", err, out)
-	}
+	_, home, _ = sshBox(t, "open sesame")
 	return home
 }
 

@@ -8,11 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +18,6 @@ import (
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/store"
 
-	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
@@ -60,34 +57,8 @@ func TestHostsAddListRemove(t *testing.T) {
 // detached and reports it; a second check finds the binary up to date and
 // the same daemon still running after the first ssh link ended.
 func TestHostsCheckOverSSH(t *testing.T) {
-	s := testenv.StartSSHD(t)
-	home, err := os.MkdirTemp("", "rc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		tg := remote.ForHost(home, "box", s.Alias, rh, s.Config)
-		if pid := tg.ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		os.RemoveAll(rh)
-		os.RemoveAll(home)
-	})
-	run := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(reprise, append(args, "--home", home)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("hosts", "add", "box", "--ssh", s.Alias, "--ssh-config", s.Config, "--remote-home", rh)
+	_, home, rh := sshBox(t, "")
+	run := func(args ...string) string { t.Helper(); return runIn(t, home, args...) }
 	first := run("hosts", "check", "box")
 	if !strings.Contains(first, "box: ok (binary installed; daemon pid ") {
 		t.Fatalf("first check: %q", first)
@@ -116,33 +87,8 @@ func TestHostsCheckOverSSH(t *testing.T) {
 // on the pane's line; with no daemon running there it says the host could
 // not be asked, per pane, and starts none.
 func TestRestoreCheckAsksEachHost(t *testing.T) {
-	s := testenv.StartSSHD(t)
-	home, err := os.MkdirTemp("", "rc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		tg := remote.ForHost(home, "box", s.Alias, rh, s.Config)
-		if pid := tg.ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		os.RemoveAll(rh)
-		os.RemoveAll(home)
-	})
-	run := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(reprise, append(args, "--home", home)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	run("hosts", "add", "box", "--ssh", s.Alias, "--ssh-config", s.Config, "--remote-home", rh)
+	_, home, rh := sshBox(t, "")
+	run := func(args ...string) string { t.Helper(); return runIn(t, home, args...) }
 	run("hosts", "check", "box") // installs the binary, starts the remote daemon
 	// A pane whose terminal ran on box (the daemon there does not have it).
 	ctx := context.Background()

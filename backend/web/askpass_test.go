@@ -3,24 +3,16 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/localapi"
-	"github.com/reprise-dev/reprise/backend/remote"
-	"github.com/reprise-dev/reprise/backend/store"
 	"github.com/reprise-dev/reprise/internal/testenv"
+	"github.com/reprise-dev/reprise/internal/testenv/remotetest"
 )
 
 // askpassSetup: a host serving the page and its local API, a real sshd
@@ -34,31 +26,11 @@ func askpassSetup(t *testing.T) *page {
 	}
 	t.Cleanup(func() { lapi.Close(context.Background()) })
 	sshd := testenv.StartSSHD(t)
-	key := filepath.Join(t.TempDir(), "locked")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "open sesame", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
-	pub, _ := os.ReadFile(key + ".pub")
-	if err := os.WriteFile(filepath.Join(sshd.Dir, "authorized_keys"), pub, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sshd.WriteClientConfig(t, key)
+	sshd.LockKey(t, "open sesame")
 	t.Setenv("SSH_AUTH_SOCK", "")
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		os.RemoveAll(rh)
-	})
-	t.Cleanup(func() {
-		tg := remote.ForHost(home.Dir, "box", sshd.Alias, rh, sshd.Config)
-		if pid := tg.ControlPID(context.Background()); pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-	if _, err := h.Store().AddHost(context.Background(), store.Host{Name: "box", SSH: sshd.Alias, RemoteHome: rh, SSHConfig: sshd.Config}); err != nil {
+	rh := remotetest.Home(t)
+	t.Cleanup(func() { remotetest.KillMaster(home.Dir, sshd, rh) })
+	if _, err := h.Store().AddHost(context.Background(), remotetest.Host(sshd, rh)); err != nil {
 		t.Fatal(err)
 	}
 	return connect(t, s, "")
@@ -145,27 +117,7 @@ func TestAskpassPageCancelFailsClearly(t *testing.T) {
 // callLong is page.call with a longer wait for the reply (a connect that
 // waits for the user's answer).
 func callLong(p *page, method string, params any, d time.Duration) error {
-	p.mu.Lock()
-	p.nextID++
-	id := p.nextID
-	ch := make(chan map[string]json.RawMessage, 1)
-	p.waits[id] = ch
-	p.mu.Unlock()
-	b, _ := json.Marshal(map[string]any{"id": id, "method": method, "params": params})
-	if err := p.c.Write(context.Background(), websocket.MessageText, b); err != nil {
-		return err
-	}
-	select {
-	case m := <-ch:
-		if e, ok := m["error"]; ok {
-			var s string
-			json.Unmarshal(e, &s)
-			return errors.New(s)
-		}
-		return nil
-	case <-time.After(d):
-		return fmt.Errorf("%s: no response in %v", method, d)
-	}
+	return p.callWithin(method, params, nil, d)
 }
 
 func waitHostUp(t *testing.T, p *page) {

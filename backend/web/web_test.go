@@ -182,6 +182,11 @@ func (p *page) read() {
 }
 
 func (p *page) call(method string, params any, result any) error {
+	return p.callWithin(method, params, result, 10*time.Second)
+}
+
+// callWithin is call waiting up to d for the reply.
+func (p *page) callWithin(method string, params any, result any, d time.Duration) error {
 	p.mu.Lock()
 	p.nextID++
 	id := p.nextID
@@ -203,8 +208,8 @@ func (p *page) call(method string, params any, result any) error {
 			return json.Unmarshal(m["result"], result)
 		}
 		return nil
-	case <-time.After(10 * time.Second):
-		return fmt.Errorf("%s: no response", method)
+	case <-time.After(d):
+		return fmt.Errorf("%s: no response in %v", method, d)
 	}
 }
 
