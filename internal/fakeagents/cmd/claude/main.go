@@ -35,29 +35,8 @@ type options struct {
 // real CLI's option parser does.
 func parseArgs(args []string) (options, error) {
 	var o options
-	positional := func(a string) error {
-		if o.hasPrompt {
-			return fmt.Errorf("too many arguments: %q", a)
-		}
-		o.prompt, o.hasPrompt = a, true
-		return nil
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, inline, hasInline := strings.Cut(a, "=")
-		if !strings.HasPrefix(a, "--") {
-			name, hasInline = a, false
-		}
-		value := func() (string, error) {
-			if hasInline {
-				return inline, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("option '%s <value>' argument missing", name)
-			}
-			i++
-			return args[i], nil
-		}
+	var err error
+	o.prompt, o.hasPrompt, err = fake.ParseArgs(args, argErrors, func(name string, value func() (string, error)) (bool, error) {
 		var err error
 		switch name {
 		case "--session-id":
@@ -67,24 +46,19 @@ func parseArgs(args []string) (options, error) {
 		case "--settings":
 			o.settings, err = value()
 		case "--dangerously-skip-permissions":
-		case "--":
-			for _, p := range args[i+1:] {
-				if err := positional(p); err != nil {
-					return o, err
-				}
-			}
-			return o, nil
 		default:
-			if strings.HasPrefix(a, "-") && a != "-" {
-				return o, fmt.Errorf("unknown option '%s'", a)
-			}
-			err = positional(a)
+			return false, nil
 		}
-		if err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+		return true, err
+	})
+	return o, err
+}
+
+// argErrors are the real CLI's (commander's) words for bad arguments.
+var argErrors = fake.ArgErrors{
+	TooMany:      func(a string) error { return fmt.Errorf("too many arguments: %q", a) },
+	MissingValue: func(name string) error { return fmt.Errorf("option '%s <value>' argument missing", name) },
+	Unknown:      func(a, _ string) error { return fmt.Errorf("unknown option '%s'", a) },
 }
 
 type claude struct {
@@ -184,9 +158,7 @@ func run(args []string) int {
 	c.register()
 	fake.HandleSignals(c.hangup)
 	c.screen.Printf("✻ Welcome to Claude Code (fake)\n  cwd: %s\n\n", cwd)
-	for _, m := range history {
-		printMessage(c.screen, m)
-	}
+	c.screen.PrintHistory(history, ">", "●")
 	c.fire(context.Background(), fake.SessionStart, source, map[string]any{"source": source})
 	if opts.hasPrompt {
 		c.screen.Printf("> %s\n", opts.prompt)
@@ -200,14 +172,6 @@ func run(args []string) int {
 	}
 	repl.Run(os.Stdin)
 	return 0
-}
-
-func printMessage(s *fake.Screen, m fake.Message) {
-	if m.Role == "user" {
-		s.Printf("> %s\n", m.Text)
-	} else {
-		s.Printf("● %s\n", m.Text)
-	}
 }
 
 // setSession switches to session id.

@@ -193,13 +193,7 @@ func run(args []string) int {
 	c.screen.Printf(">_ OpenAI Codex (fake)\n\nmodel:     fake\ndirectory: %s\nsession: %s\n\n", cwd, c.id)
 	c.loadHooks(opts.bypassTrust)
 	c.loadNotify()
-	for _, m := range history {
-		if m.Role == "user" {
-			c.screen.Printf("› %s\n", m.Text)
-		} else {
-			c.screen.Printf("● %s\n", m.Text)
-		}
-	}
+	c.screen.PrintHistory(history, "›", "●")
 	if opts.hasPrompt {
 		c.screen.Printf("› %s\n", opts.prompt)
 		c.turn(opts.prompt)

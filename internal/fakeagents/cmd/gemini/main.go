@@ -43,53 +43,29 @@ type options struct {
 // the rest.
 func parseArgs(args []string) (options, error) {
 	var o options
-	positional := func(a string) error {
-		if o.hasPrompt {
-			return fmt.Errorf("Unknown argument: %s", a)
-		}
-		o.prompt, o.hasPrompt = a, true
-		return nil
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, inline, hasInline := strings.Cut(a, "=")
-		if !strings.HasPrefix(a, "--") {
-			name, hasInline = a, false
-		}
-		value := func() (string, error) {
-			if hasInline {
-				return inline, nil
-			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("Not enough arguments following: %s", strings.TrimLeft(name, "-"))
-			}
-			i++
-			return args[i], nil
-		}
+	var err error
+	o.prompt, o.hasPrompt, err = fake.ParseArgs(args, argErrors, func(name string, value func() (string, error)) (bool, error) {
 		var err error
 		switch name {
 		case "--session-id":
 			o.sessionID, err = value()
 		case "--resume", "-r":
 			o.resume, err = value()
-		case "--":
-			for _, p := range args[i+1:] {
-				if err := positional(p); err != nil {
-					return o, err
-				}
-			}
-			return o, nil
 		default:
-			if strings.HasPrefix(a, "-") && a != "-" {
-				return o, fmt.Errorf("Unknown argument: %s", strings.TrimLeft(name, "-"))
-			}
-			err = positional(a)
+			return false, nil
 		}
-		if err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+		return true, err
+	})
+	return o, err
+}
+
+// argErrors are the real CLI's (yargs') words for bad arguments.
+var argErrors = fake.ArgErrors{
+	TooMany: func(a string) error { return fmt.Errorf("Unknown argument: %s", a) },
+	MissingValue: func(name string) error {
+		return fmt.Errorf("Not enough arguments following: %s", strings.TrimLeft(name, "-"))
+	},
+	Unknown: func(_, name string) error { return fmt.Errorf("Unknown argument: %s", strings.TrimLeft(name, "-")) },
 }
 
 type gemini struct {
@@ -176,13 +152,7 @@ func run(args []string) int {
 
 	g.handleSignals()
 	g.screen.Printf("Gemini CLI (fake)\n  cwd: %s\n  session: %s\n\n", cwd, g.id)
-	for _, m := range history {
-		if m.Role == "user" {
-			g.screen.Printf("> %s\n", m.Text)
-		} else {
-			g.screen.Printf("✦ %s\n", m.Text)
-		}
-	}
+	g.screen.PrintHistory(history, ">", "✦")
 	// SessionStart runs at launch (AGENTS.md: "SessionStart at launch").
 	g.fire(fake.SessionStart, source, map[string]any{"source": source})
 	if opts.hasPrompt {
