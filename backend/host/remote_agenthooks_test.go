@@ -41,6 +41,33 @@ func writeUserConfig(t *testing.T, path, content string) string {
 	return content
 }
 
+// quitsCleanly types quit (the agent's own exit command) into the remote
+// agent's pane and waits for its end at the host: the binding detached with
+// exit 0 and no banner, the remote inbox emptied by the acks, and the pane
+// back at the remote login shell. It returns the binding.
+func quitsCleanly(t *testing.T, h *Host, v *Viewer, scr *screen, id, rh, quit, who string) bindings.Binding {
+	t.Helper()
+	ctx := context.Background()
+	if err := v.Input(ctx, id, []byte(quit+"\r")); err != nil {
+		t.Fatal(err)
+	}
+	var b bindings.Binding
+	waitUntil(t, "the clean exit at the host", 30*time.Second, func() bool {
+		b = remoteBinding(t, h, id)
+		return b.EndReason == bindings.Detached && b.ExitStatus != nil
+	})
+	ab, err := h.Binding(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *b.ExitStatus != 0 || ab.Candidate {
+		t.Fatalf("binding after %s's %s: %+v (candidate %v); want detached, exit 0, no banner", who, quit, b, ab.Candidate)
+	}
+	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
+	shellAnswers(t, v, id, scr) // the pane fell back to the remote login shell
+	return b
+}
+
 // A Codex on the remote host gets Reprise's hooks in the remote user's
 // hooks.json — merged there by the remote binary, the user's own hook kept
 // byte for byte, calling the remote binary — and its hook events reach
@@ -104,22 +131,7 @@ func TestRemoteCodexHooksReachHost(t *testing.T) {
 	if saved, known, p := rm.transcript("codex", b.SessionID, work, ""); !saved || !known || !strings.HasPrefix(p, filepath.Join(rh, "codex-home", "sessions")+"/") || !strings.HasSuffix(p, "-"+b.SessionID+".jsonl") {
 		t.Fatalf("the remote codex's rollout: saved=%v known=%v %q", saved, known, p)
 	}
-	if err := v.Input(ctx, res.TerminalID, []byte("/exit\r")); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "the clean exit at the host", 30*time.Second, func() bool {
-		b = remoteBinding(t, h, res.TerminalID)
-		return b.EndReason == bindings.Detached && b.ExitStatus != nil
-	})
-	ab, err := h.Binding(ctx, res.TerminalID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *b.ExitStatus != 0 || ab.Candidate {
-		t.Fatalf("binding after codex's /exit: %+v (candidate %v); want detached, exit 0, no banner", b, ab.Candidate)
-	}
-	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
-	shellAnswers(t, v, res.TerminalID, scr) // the pane fell back to the remote login shell
+	quitsCleanly(t, h, v, scr, res.TerminalID, rh, "/exit", "codex")
 }
 
 // A Gemini on the remote host (the fake, on the remote PATH) gets Reprise's
@@ -198,22 +210,7 @@ func TestRemoteGeminiHooksReachHost(t *testing.T) {
 		t.Errorf("the user's own AfterAgent hook did not run beside Reprise's: %v", err)
 	}
 	waitUntil(t, "gemini's prompt", 30*time.Second, func() bool { return strings.Contains(scr.String(), "Type your message") })
-	if err := v.Input(ctx, res.TerminalID, []byte("/quit\r")); err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "the clean exit at the host", 30*time.Second, func() bool {
-		b = remoteBinding(t, h, res.TerminalID)
-		return b.EndReason == bindings.Detached && b.ExitStatus != nil
-	})
-	ab, err := h.Binding(ctx, res.TerminalID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *b.ExitStatus != 0 || ab.Candidate {
-		t.Fatalf("binding after gemini's /quit: %+v (candidate %v); want detached, exit 0, no banner", b, ab.Candidate)
-	}
-	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
-	shellAnswers(t, v, res.TerminalID, scr) // the pane fell back to the remote login shell
+	b = quitsCleanly(t, h, v, scr, res.TerminalID, rh, "/quit", "gemini")
 
 	// The transcript check on the remote: the chat file is stat'ed there,
 	// not read — there, "unknown" (whether it holds a reply needs its
