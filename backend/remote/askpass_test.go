@@ -3,8 +3,6 @@ package remote
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,21 +18,7 @@ import (
 // none).
 func lockedKey(t *testing.T, s *testenv.SSHD, pass string) {
 	t.Helper()
-	key := filepath.Join(t.TempDir(), "locked")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", pass, "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
-	pub, err := os.ReadFile(key + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(filepath.Join(s.Dir, "authorized_keys"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write(pub)
-	f.Close()
-	s.WriteClientConfig(t, key)
+	s.LockKey(t, pass)
 	t.Setenv("SSH_AUTH_SOCK", "")
 }
 
@@ -114,15 +98,7 @@ func TestAskpassCancelFailsClearly(t *testing.T) {
 		}
 	}
 	tg := askpassTarget(t, target(t, s), b)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	_, _, err := tg.Bootstrap(ctx, reprise)
-	if err == nil {
-		t.Fatal("bootstrap succeeded with the prompt cancelled")
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("hung until the deadline: %v", err)
-	}
+	err := bootstrapFails(t, tg, 60*time.Second, "with the prompt cancelled")
 	msg := err.Error()
 	if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "ssh to box: ") || !strings.Contains(msg, "passphrase") || !strings.Contains(msg, "was cancelled") {
 		t.Errorf("error %q, want one line: ssh to box: the prompt … was cancelled", msg)

@@ -171,15 +171,7 @@ func testPassphraseKey(t *testing.T) {
 	t.Setenv("SSH_ASKPASS", "")
 	t.Setenv("SSH_AUTH_SOCK", "")
 	tg := target(t, s)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	_, _, err := tg.Bootstrap(ctx, reprise)
-	if err == nil {
-		t.Fatal("bootstrap with a locked key succeeded")
-	}
-	if ctx.Err() != nil {
-		t.Fatalf("bootstrap hung until the deadline: %v", err)
-	}
+	err := bootstrapFails(t, tg, 30*time.Second, "with a locked key")
 	msg := err.Error()
 	if strings.Contains(msg, "\n") || !strings.Contains(msg, "Permission denied") || !strings.Contains(msg, "ssh-agent") {
 		t.Errorf("error %q, want one line naming the denial and how to fix it", msg)
@@ -216,4 +208,20 @@ func TestMkdirAllOnHost(t *testing.T) {
 			t.Errorf("MkdirAll(%.40q) = %v, want one line naming the host", bad, err)
 		}
 	}
+}
+
+// bootstrapFails runs tg's bootstrap, which must fail (the case is how)
+// within d, and returns its error.
+func bootstrapFails(t *testing.T, tg Target, d time.Duration, how string) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_, _, err := tg.Bootstrap(ctx, reprise)
+	if err == nil {
+		t.Fatalf("bootstrap %s succeeded", how)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("bootstrap %s hung until the deadline: %v", how, err)
+	}
+	return err
 }
