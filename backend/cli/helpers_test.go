@@ -24,7 +24,7 @@ func sshBox(t *testing.T, lockedPass string) (s *testenv.SSHD, home, rh string) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(home) })
-	rh = remotetest.Home(t)
+	rh = testenv.RemoteHome(t)
 	t.Cleanup(func() { remotetest.KillMaster(home, s, rh) })
 	runIn(t, home, "hosts", "add", remotetest.Name, "--ssh", s.Alias, "--ssh-config", s.Config, "--remote-home", rh)
 	return s, home, rh

@@ -30,7 +30,7 @@ func remoteHost(t *testing.T) (*Host, *testenv.SSHD, string) {
 // (" NAME=value…", given the remote home).
 func remoteHostEnv(t *testing.T, extra func(rh string) string) (*Host, *testenv.SSHD, string) {
 	t.Helper()
-	rh := remotetest.Home(t)
+	rh := testenv.RemoteHome(t)
 	more := ""
 	if extra != nil {
 		more = extra(rh)

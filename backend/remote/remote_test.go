@@ -23,14 +23,7 @@ func TestMain(m *testing.M) {
 // target reaches the test's sshd with a remote home of its own.
 func target(t *testing.T, s *testenv.SSHD) Target {
 	t.Helper()
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		os.RemoveAll(rh)
-	})
+	rh := testenv.RemoteHome(t)
 	tg := Target{Name: "box", Dest: s.Alias, SSHConfig: s.Config, RemoteHome: rh, ControlDir: filepath.Join(s.Dir, "cm")}
 	t.Cleanup(func() {
 		// End the ControlMaster the test started.

@@ -28,7 +28,7 @@ func askpassSetup(t *testing.T) *page {
 	sshd := testenv.StartSSHD(t)
 	sshd.LockKey(t, "open sesame")
 	t.Setenv("SSH_AUTH_SOCK", "")
-	rh := remotetest.Home(t)
+	rh := testenv.RemoteHome(t)
 	t.Cleanup(func() { remotetest.KillMaster(home.Dir, sshd, rh) })
 	if _, err := h.Store().AddHost(context.Background(), remotetest.Host(sshd, rh)); err != nil {
 		t.Fatal(err)

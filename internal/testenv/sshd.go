@@ -296,3 +296,21 @@ func (s *SSHD) LockKey(t testing.TB, pass string) string {
 	s.WriteClientConfig(t, key)
 	return key
 }
+
+// RemoteHome makes the Reprise home of the remote side of a test's sshd
+// (the same Unix user as the test; this directory is what separates the
+// two). At the end every process of that instance is stopped and the
+// directory removed. It lives under the system temp dir, not t.TempDir:
+// unix socket paths under it must stay short.
+func RemoteHome(t testing.TB) string {
+	t.Helper()
+	rh, err := os.MkdirTemp("", "rr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		StopInstance(rh)
+		os.RemoveAll(rh)
+	})
+	return rh
+}

@@ -1,15 +1,13 @@
 // Package remotetest is the set-up the tests of several packages share for
-// a remote host "box" on a test's own sshd (testenv.SSHD): the Reprise home
-// on the remote side, the host entry, and the ssh ControlMaster a test's
-// host leaves running. It is apart from testenv because it needs
-// backend/remote and backend/store, whose own tests import testenv.
+// a remote host "box" on a test's own sshd (testenv.SSHD): the host entry
+// and the ssh ControlMaster a test's host leaves running (the remote side's
+// Reprise home is testenv.RemoteHome). It is apart from testenv because it
+// needs backend/remote and backend/store, whose own tests import testenv.
 package remotetest
 
 import (
 	"context"
-	"os"
 	"syscall"
-	"testing"
 
 	"github.com/reprise-dev/reprise/backend/remote"
 	"github.com/reprise-dev/reprise/backend/store"
@@ -18,24 +16,6 @@ import (
 
 // Name is the remote host's name in the tests.
 const Name = "box"
-
-// Home makes the Reprise home of the remote side (the same Unix user as
-// the test; this directory is what separates the two). At the end every
-// process of that instance is stopped and the directory removed. It lives
-// under the system temp dir, not t.TempDir: unix socket paths under it must
-// stay short.
-func Home(t testing.TB) string {
-	t.Helper()
-	rh, err := os.MkdirTemp("", "rr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		testenv.StopInstance(rh)
-		os.RemoveAll(rh)
-	})
-	return rh
-}
 
 // KillMaster kills the ssh ControlMaster that a host with home homeDir
 // keeps to box (on s, remote home rh): the master outlives the host by
