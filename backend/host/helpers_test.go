@@ -93,6 +93,24 @@ func forecastLine(t *testing.T, h *Host, id string) PaneForecast {
 	return PaneForecast{}
 }
 
+// restoreCheck forecasts the restore of h's store as `reprise
+// restore-check` does (no host running it: each remote host's running
+// daemon is asked, none started, within a 20 s bound), and returns the
+// lines and how long the remote part took.
+func restoreCheck(t *testing.T, h *Host) ([]PaneForecast, time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	start := time.Now()
+	rfs, closeAll := ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
+	defer closeAll()
+	d := time.Since(start)
+	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs, d
+}
+
 // addDeadHost adds host "dead", which no ssh reaches, and a terminal
 // recorded as running there in cwd, in a tab.
 func addDeadHost(t *testing.T, h *Host, s *testenv.SSHD, cwd string) store.Terminal {

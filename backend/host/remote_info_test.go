@@ -153,15 +153,9 @@ func TestRemoteResumeCheckAndForecastAskTheRemote(t *testing.T) {
 	// restore-check's way (no host running it): the running daemon of each
 	// host, never started; one host unreachable says so, per pane.
 	dead := addDeadHost(t, h, s, "/")
-	start := time.Now()
-	rfs, closeAll := ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
-	defer closeAll()
-	if d := time.Since(start); d > 30*time.Second {
+	fs, d := restoreCheck(t, h)
+	if d > 30*time.Second {
 		t.Fatalf("restore-check's remote part took %s", d)
-	}
-	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs})
-	if err != nil {
-		t.Fatal(err)
 	}
 	var sawBox, sawDead bool
 	for _, f := range fs {
@@ -266,12 +260,7 @@ func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
 		t.Fatalf("forecast with the rollout: %+v", f)
 	}
 	// restore-check's way (the running daemon, no host): the same answer.
-	rfs, closeAll := ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
-	fs, err := Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs})
-	closeAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fs, _ := restoreCheck(t, h)
 	seen := false
 	for _, f := range fs {
 		if f.TerminalID == term.ID {
@@ -295,11 +284,7 @@ func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
 	if _, _, err := h.applyBinding(ctx, dead.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "codex", SessionID: sid, Cwd: work, Prompted: true, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	rfs, closeAll = ForecastRemotes(ctx, h.store, h.cfg.Home.Dir, 20*time.Second)
-	defer closeAll()
-	if fs, err = Forecast(ctx, h.store, ForecastEnv{HomeDir: h.cfg.Home.Dir, Remote: rfs}); err != nil {
-		t.Fatal(err)
-	}
+	fs, _ = restoreCheck(t, h)
 	var sawDead bool
 	for _, f := range fs {
 		switch f.TerminalID {
