@@ -60,6 +60,11 @@ func startRemoteClaude(t *testing.T, h *Host, rh, codeword string) (api.CreateAg
 	waitUntil(t, "the remote agent's Stop hook at the host", 30*time.Second, func() bool {
 		return remoteBinding(t, h, res.TerminalID).LastEvent == bindings.KindStop
 	})
+	// And its record is gone from the remote inbox: the host applies a
+	// record before it acks it, so the binding can say Stop while the ack
+	// is still on its way and the record still on the remote (a test that
+	// then cuts the link would find it there, to be sent again).
+	waitUntil(t, "the remote inbox emptied by the acks", 30*time.Second, func() bool { return len(remoteInboxFiles(t, rh)) == 0 })
 	return res, v, work
 }
 
