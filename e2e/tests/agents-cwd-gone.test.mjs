@@ -42,10 +42,20 @@ test('cwd gone: no Resume that cannot work; Recreate folder and resume brings th
       await shot(page, 'agents-cwd-gone-banner');
 
       await recreate.click();
-      await waitFor(async () => (await page.getAttribute(paneSel(pane), 'data-terminal-id')) !== run.terminalId && !(await banner.count()), {
-        timeoutMs: 20000,
-        message: 'the pane on the resumed terminal, the banner gone',
-      });
+      // The pane must be on the terminal the resume made, not merely on another than the agent's
+      // first: since the daemon died it shows the shell cold-respawned in its place, and keys
+      // typed there go to that shell (the first of 'and now?' did, under load, and the fake
+      // answered "ack: nd now?"). The resumed terminal is the one whose binding carries the
+      // conversation on (the same session id).
+      let resumed = '';
+      await waitFor(
+        async () => {
+          const bs = await page.evaluate(() => window.__reprise.bindings());
+          resumed = Object.values(bs).find((b) => b.sessionId === run.sessionId && b.terminalId !== run.terminalId)?.terminalId ?? '';
+          return resumed !== '' && (await page.getAttribute(paneSel(pane), 'data-terminal-id')) === resumed && !(await banner.count());
+        },
+        { timeoutMs: 20000, message: () => `the pane on the resumed terminal (${resumed || 'none yet'}), the banner gone` },
+      );
       assert.ok(existsSync(proj) && statSync(proj).isDirectory(), 'the folder was recreated');
       assert.equal(statSync(proj).mode & 0o777, 0o700);
       // The same conversation: the fake prints the old turn back, then answers the next one.
@@ -53,6 +63,7 @@ test('cwd gone: no Resume that cannot work; Recreate folder and resume brings th
       await typeInPane(page, pane, 'and now?\n');
       await waitForText(page, pane, 'ack: and now?', { timeoutMs: 15000 });
       const tid = await page.getAttribute(paneSel(pane), 'data-terminal-id');
+      assert.equal(tid, resumed, 'the pane stayed on the resumed terminal');
       await waitFor(async () => (await page.evaluate(() => window.__reprise.bindings()))[tid]?.outcome === 'resumed', {
         timeoutMs: 15000,
         message: 'the agent confirmed the resume',
