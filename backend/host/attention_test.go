@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,6 +52,42 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The agent states pushed on the binding events, repeats folded.
+	var pushed []string
+	collect := func() {
+		for {
+			select {
+			case ev, open := <-events:
+				if !open {
+					t.Fatal("the host cut the subscriber off")
+				}
+				if a, ok := ev.Data.(api.Binding); ok && ev.Kind == api.EventBinding && a.TerminalID == res.TerminalID && a.AgentState != "" {
+					if n := len(pushed); n == 0 || pushed[n-1] != a.AgentState {
+						pushed = append(pushed, a.AgentState)
+					}
+				}
+			default:
+				return
+			}
+		}
+	}
+	// state is stored, then its push: wait for both before the next step.
+	// The kill below must not come before the push of the state it ends: a
+	// push is built from what is stored when it goes out, so a state that
+	// was already over by then is never pushed (the page is never told
+	// "working" for a process that is gone).
+	waitStatePushed := func(want string) api.AgentState {
+		t.Helper()
+		st := waitState(t, h, res.TerminalID, want)
+		deadline := time.Now().Add(8 * time.Second)
+		for collect(); len(pushed) == 0 || pushed[len(pushed)-1] != want; collect() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for the push of %s; pushed %v", want, pushed)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return st
+	}
 	v := h.NewViewer()
 	defer v.Close()
 	s := attach(t, v, res.TerminalID)
@@ -58,24 +95,24 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 	waitBinding(t, h, res.TerminalID, "session start", func(b api.Binding) bool { return b.LastEvent == "session-start" })
 	// Up and at its prompt: idle ("ready"), not "starting" for as long as
 	// nobody types.
-	st := waitState(t, h, res.TerminalID, api.AgentIdle)
+	st := waitStatePushed(api.AgentIdle)
 	if st.PaneID == "" || st.AgentID != "claude" || st.SessionID != res.SessionID {
 		t.Fatalf("state %+v, want claude's session %s in a pane", st, res.SessionID)
 	}
 
 	v.Input(ctx, res.TerminalID, []byte("hold on KIWI-1\r"))
 	waitText(t, s, "● holding")
-	waitState(t, h, res.TerminalID, api.AgentWorking)
+	waitStatePushed(api.AgentWorking)
 	v.Input(ctx, res.TerminalID, []byte("go\r"))
 	waitText(t, s, "ack: hold on KIWI-1")
-	waitState(t, h, res.TerminalID, api.AgentIdle)
+	waitStatePushed(api.AgentIdle)
 
 	v.Input(ctx, res.TerminalID, []byte("ask to run ls\r"))
 	waitText(t, s, "Do you want to proceed?")
-	waitState(t, h, res.TerminalID, api.AgentNeedsInput)
+	waitStatePushed(api.AgentNeedsInput)
 	v.Input(ctx, res.TerminalID, []byte("y\r"))
 	waitText(t, s, "● ran Bash")
-	waitState(t, h, res.TerminalID, api.AgentWorking)
+	waitStatePushed(api.AgentWorking)
 
 	killTerminal(t, h, res.TerminalID) // mid-turn
 	st = waitState(t, h, res.TerminalID, api.AgentInterrupted)
@@ -89,40 +126,61 @@ func TestAgentStatesFollowTheFakeClaude(t *testing.T) {
 
 	// The same changes were pushed on the binding events, in order, each
 	// with its activity already stored (a push made before it would lag
-	// one state behind).
-	var pushed []string
-	want := []string{api.AgentStarting, api.AgentIdle, api.AgentWorking, api.AgentIdle, api.AgentNeedsInput, api.AgentWorking, api.AgentInterrupted}
-	waitFor(t, "pushed agent states", func() bool {
-		for {
-			select {
-			case ev, open := <-events:
-				if !open {
-					t.Fatal("the host cut the subscriber off")
-				}
-				if a, ok := ev.Data.(api.Binding); ok && ev.Kind == api.EventBinding && a.TerminalID == res.TerminalID && a.AgentState != "" {
-					if n := len(pushed); n == 0 || pushed[n-1] != a.AgentState {
-						pushed = append(pushed, a.AgentState)
-					}
-				}
-			default:
-				return subsequence(want, pushed)
-			}
-		}
-	})
-	if pushed[0] != api.AgentStarting {
-		t.Errorf("pushed %v, want it to begin with starting", pushed)
+	// one state behind), and nothing after the death says otherwise.
+	// ("ask" is a prompt, working, before its permission prompt.)
+	want := []string{api.AgentStarting, api.AgentIdle, api.AgentWorking, api.AgentIdle, api.AgentWorking, api.AgentNeedsInput, api.AgentWorking, api.AgentInterrupted}
+	waitStatePushed(api.AgentInterrupted)
+	if !slices.Equal(pushed, want) {
+		t.Errorf("pushed %v, want %v", pushed, want)
 	}
 }
 
-// subsequence reports whether want appears in got in order.
-func subsequence(want, got []string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && g == want[i] {
-			i++
-		}
+// A push of a binding change that goes out late — built by the inbox drain
+// for a hook event, then overtaken by the terminal's death and its push —
+// must not tell the page an older truth than the store holds: the last
+// push about a dead agent says it ended, interrupted.
+func TestLatePushSaysTheStoredTruth(t *testing.T) {
+	h := startHost(t, newHome(t))
+	defer h.Close()
+	ctx := context.Background()
+	term, err := h.createTerminal(ctx, newTerminal{cwd: "/", argv: []string{"/bin/sh", "-c", "exec sleep 600"}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return i == len(want)
+	if _, err := h.mutateLayout(ctx, func(l *api.Layout) (*api.Layout, error) {
+		l2, _, err := builder.AddTab(l, term.ID)
+		return l2, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	live, _, err := h.applyBinding(ctx, term.ID, bindings.Input{Kind: bindings.KindLaunch, AgentID: "claude", SessionID: "s-late", Cwd: "/", At: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	killTerminal(t, h, term.ID)
+	waitBinding(t, h, term.ID, "the death recorded", func(b api.Binding) bool { return b.EndReason == bindings.TerminalExited })
+	events := h.Subscribe()
+	defer h.Unsubscribe(events)
+	h.publishBinding(ctx, live) // the late push of the change before the death
+	var last api.Binding
+	for {
+		select {
+		case ev := <-events:
+			if a, ok := ev.Data.(api.Binding); ok && ev.Kind == api.EventBinding && a.TerminalID == term.ID {
+				last = a
+				continue
+			}
+			continue
+		default:
+		}
+		break
+	}
+	if last.TerminalID == "" {
+		t.Fatal("nothing pushed")
+	}
+	if last.EndReason != bindings.TerminalExited || last.AgentState != api.AgentInterrupted {
+		t.Fatalf("last push: end reason %q, state %q; want terminal-exited, interrupted (what is stored)", last.EndReason, last.AgentState)
+	}
 }
 
 // Ended bindings of terminals no pane shows are history, not state; a live

@@ -201,6 +201,21 @@ func (h *Host) bindingToAPI(ctx context.Context, b bindings.Binding) api.Binding
 }
 
 func (h *Host) publishBinding(ctx context.Context, b bindings.Binding) {
+	// Changes to one terminal's binding are pushed by several goroutines
+	// (the inbox drain, the terminal's exit, a resume), each after its own
+	// store write. Unserialized, a push built before the terminal died could
+	// reach the page after the push of its death, and the pane would show
+	// "working" for a dead process, or a live binding for an ended one. So
+	// a terminal's pushes are one at a time, and each is built from the row
+	// stored now: the last push is the latest truth. (The lock is per
+	// terminal: building a push may ask a remote host over ssh.)
+	unlock := h.publishes.lock(b.TerminalID)
+	defer unlock()
+	if cur, err := h.store.GetBinding(ctx, b.TerminalID); err == nil {
+		b = cur
+	} else {
+		h.log.Warn("reread binding to push", "terminal", b.TerminalID, "err", err)
+	}
 	a := h.bindingToAPI(ctx, b)
 	a.AgentState = h.agentStateNow(ctx, b)
 	h.events.publish(Event{Kind: api.EventBinding, Data: a})

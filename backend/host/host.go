@@ -67,6 +67,7 @@ type Host struct {
 	termHost map[string]string    // terminal id → host ('' local), a cache of the store
 
 	layoutMu  sync.Mutex // serialises load-modify-save of the layout
+	publishes keyedMutex // one binding push per terminal at a time (publishBinding)
 	drainMu   sync.Mutex // one inbox drain at a time
 	inboxKick chan struct{}
 	resumes   resumeCalls
