@@ -47,6 +47,8 @@ export class InputGate {
   private lostBytes = 0;
   /** The host lost keys of the line being typed: refuse the rest of it, even as typed. */
   private lostLine = false;
+  /** The cut is of a line begun in the pane's old terminal: it says so once it drops a key. */
+  private retargetCut = false;
   private readonly now: () => number;
 
   /**
@@ -74,7 +76,7 @@ export class InputGate {
       if (sink) {
         // Nothing was held: nothing to cut; what is typed now is typed on
         // purpose — unless the host lost keys of this very line.
-        if (!this.lostLine) this.cutting = false;
+        if (!this.lostLine) this.cutting = this.retargetCut = false;
         if (this.hold.state.refused > 0) {
           // Typing on after a refusal: the notice has been seen.
           this.hold.clearRefused();
@@ -96,7 +98,7 @@ export class InputGate {
     if (!sink) return false;
     for (const chunk of this.hold.take()) this.deliver(sink, chunk, true);
     // The cut covers only what was typed while the pane could not send.
-    this.cutting = false;
+    this.cutting = this.retargetCut = false;
     this.onChange(this.state);
     return true;
   }
@@ -123,19 +125,29 @@ export class InputGate {
     this.onChange(this.state);
   }
 
-  /** Another terminal now takes this pane's input: a line partly sent to the old one is gone. */
+  /**
+   * Another terminal now takes this pane's input: a line partly sent to the
+   * old one is gone. The rest of it, typed before the new terminal can take
+   * keys (held now, or held from now until the pane is attached to it), is
+   * refused up to its end; typed once the pane can send, it goes as typed.
+   * (Only checking what was held at this instant let a resume's new agent
+   * get "nd now?" of an "and now?" whose "a" went to the pane's old shell.)
+   */
   newTarget(): void {
-    if (this.partial > 0 && !this.hold.empty && !this.cutting) {
-      this.broken = true;
+    if (this.partial > 0 && !this.cutting) {
       this.startCut('line');
-      this.onChange(this.state);
+      this.retargetCut = true;
+      if (!this.hold.empty) {
+        this.broken = true;
+        this.onChange(this.state);
+      }
     }
     this.partial = 0;
   }
 
   clear(): void {
     this.hold.clear();
-    this.cutting = false;
+    this.cutting = this.retargetCut = false;
     this.broken = false;
     this.cutBytes = 0;
     this.lostBytes = 0;
@@ -144,6 +156,7 @@ export class InputGate {
 
   private startCut(how: 'line' | 'all'): void {
     this.cutting = how;
+    this.retargetCut = false;
     this.partial = 0;
   }
 
@@ -151,6 +164,10 @@ export class InputGate {
   private deliver(sink: InputSink, bytes: Uint8Array, held = false): void {
     if (this.cutting) {
       const end = this.cutting === 'all' ? -1 : bytes.findIndex(lineEnd);
+      if (this.retargetCut) {
+        this.retargetCut = false;
+        this.broken = true;
+      }
       if (end < 0) {
         this.cutBytes += bytes.byteLength;
         this.onChange(this.state);

@@ -239,6 +239,21 @@ describe('InputGate', () => {
     expect(gate.state).toMatchObject({ cut: 11, broken: true });
   });
 
+  it('a new terminal not attached yet: the rest of a line begun in the old one, typed meanwhile, is refused', () => {
+    const { gate, sent, setOpen } = clocked();
+    gate.send(enc('a')); // to the old terminal (a resume is about to take the pane)
+    setOpen(false); // the pane moves to the new terminal and attaches to it
+    gate.newTarget();
+    expect(gate.state).toMatchObject({ cut: 0, broken: false });
+    gate.send(enc('nd now?\r'));
+    gate.send(enc('ls\r'));
+    setOpen(true);
+    gate.flush();
+    // "nd now?" never reaches the new terminal as a line of its own; the next line does.
+    expect(sent.join('')).toBe('als\r');
+    expect(gate.state).toMatchObject({ cut: 8, broken: true });
+  });
+
   it('a new terminal with nothing held: what is typed next goes through whole', () => {
     const { gate, sent } = clocked();
     gate.send(enc('half'));
