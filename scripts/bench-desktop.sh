@@ -230,6 +230,14 @@ mem3() { # median of 3 samples 1 s apart
   a=$(mem_kib); sleep 1; b=$(mem_kib 2>/dev/null); sleep 1; c=$(mem_kib 2>/dev/null)
   printf '%s\n' "$a" "$b" "$c" | median
 }
+# The WebKit web process's smaps to $ART/smaps-N.txt (N panes): which mappings grow per pane
+# (anonymous heap, JavaScriptCore's gigacage, memfd/shm backing stores of layers and canvases).
+smaps_dump() {
+  local p
+  for p in $(pgrep -P "$APP_PID" || true); do
+    case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) cat "/proc/$p/smaps" > "$ART/smaps-$1.txt" 2>/dev/null || true ;; esac
+  done
+}
 # A new home for the next part: no app, no daemon, no terminals; the WebKit data (the app's
 # localStorage) is kept.
 fresh_home() {
@@ -351,6 +359,7 @@ poll settled 30 >/dev/null
 sleep "$MEM_SETTLE"
 log "1 pane:"
 M1=$(mem3)
+smaps_dump 1
 focus_pane
 # CPU of the app's WebKit processes (the page's renderer) over CPU_SECONDS while the focused pane prints.
 webkit_pids() { for p in $(pgrep -P "$APP_PID" || true); do case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) echo "$p" ;; esac; done; }
@@ -374,6 +383,7 @@ poll settled 30 >/dev/null
 sleep "$MEM_SETTLE"
 log "10 panes:"
 M10=$(mem3)
+smaps_dump 10
 for _ in $(seq $((PANES - 10))); do xdotool key ctrl+shift+t; sleep 0.4; done
 poll attached "$PANES" 90 >/dev/null || { import -window root "$ART/fail-panes.png"; log "$PANES panes never attached"; exit 1; }
 poll settled 30 >/dev/null
