@@ -8,7 +8,6 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal as XTerm, type IDisposable } from '@xterm/xterm';
-import { withSharedMeasureCanvas } from './measurecanvas';
 import type { HelloResult, Terminal } from '../api';
 import type { Attachment, OutputSink } from '../backend';
 import { shortcutFor, type Shortcut } from '../keys';
@@ -299,9 +298,8 @@ export class TerminalView {
     this.opts.onStartPhase?.('open');
     const el = this.element;
     const t = this.term;
-    // xterm measures its font on open, so el must be in the document by now; with the page's one
-    // measurement canvas (measurecanvas.ts: a canvas per pane cost ~3.5 MiB in WebKitGTK).
-    withSharedMeasureCanvas(() => t.open(el));
+    // xterm measures its font on open, so el must be in the document by now.
+    t.open(el);
     quietScrollbar(t);
     shareWidths(t);
 
