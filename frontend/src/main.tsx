@@ -26,8 +26,8 @@ import { discoverEndpoint } from './transport/endpoint';
 import { createSocket } from './transport/socketfactory';
 import { WebSocketTransport } from './transport/websocket';
 
-// The page's start, phase by phase, reported to the host (for benchmarks).
-let backend: Backend;
+// The page's start, phase by phase, reported to the host (for benchmarks). Its reports are
+// sent only once panes are drawn, long after backend below exists.
 const marks = new StartMarks((r) => backend.reportStart(r));
 marks.mark('main');
 const transport = new WebSocketTransport({
@@ -38,7 +38,7 @@ const transport = new WebSocketTransport({
     }),
   createSocket: (url) => createSocket(url),
 });
-backend = new Backend(transport);
+const backend = new Backend(transport);
 // The page's start: the panes of the layout it showed last attach as soon as the socket is open,
 // before the hello (TerminalView.prefetch): their replays then arrive while the page renders
 // and opens its terminals. The hello's layout disposes views of panes that are gone and points
