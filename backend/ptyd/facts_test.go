@@ -34,14 +34,17 @@ func TestCwdFollowsShellAndForegroundProgram(t *testing.T) {
 		t.Fatalf("cwd at start = %q, want %q", got, info.Cwd)
 	}
 	moved := t.TempDir()
-	c.Input("t_cwd", []byte("cd '"+moved+"' && echo moved-ok\n"))
+	// The marker is quoted apart in the command, so the terminal's echo of
+	// the typed line does not match it: only the shell's output after the cd
+	// does (matching the echo raced the cd: "cwd after cd" was the old one).
+	c.Input("t_cwd", []byte("cd '"+moved+"' && echo moved''-ok\n"))
 	o.waitFor(t, "moved-ok")
 	if got := cwdOf(); got != moved {
 		t.Fatalf("cwd after cd = %q, want %q", got, moved)
 	}
 	// A program in front, in a directory of its own: the pane is there.
 	front := t.TempDir()
-	c.Input("t_cwd", []byte("(cd '"+front+"' && echo front-ok && exec sleep 30)\n"))
+	c.Input("t_cwd", []byte("(cd '"+front+"' && echo front''-ok && exec sleep 30)\n"))
 	o.waitFor(t, "front-ok")
 	deadline := time.Now().Add(5 * time.Second)
 	for cwdOf() != front {
