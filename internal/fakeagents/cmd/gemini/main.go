@@ -60,12 +60,20 @@ func parseArgs(args []string) (options, error) {
 }
 
 // argErrors are the real CLI's (yargs') words for bad arguments.
+// They are printed as they are, capitals included.
 var argErrors = fake.ArgErrors{
-	TooMany: func(a string) error { return fmt.Errorf("Unknown argument: %s", a) },
+	TooMany: func(a string) error {
+		//lint:ignore ST1005 the real CLI's own words
+		return fmt.Errorf("Unknown argument: %s", a)
+	},
 	MissingValue: func(name string) error {
+		//lint:ignore ST1005 the real CLI's own words
 		return fmt.Errorf("Not enough arguments following: %s", strings.TrimLeft(name, "-"))
 	},
-	Unknown: func(_, name string) error { return fmt.Errorf("Unknown argument: %s", strings.TrimLeft(name, "-")) },
+	Unknown: func(_, name string) error {
+		//lint:ignore ST1005 the real CLI's own words
+		return fmt.Errorf("Unknown argument: %s", strings.TrimLeft(name, "-"))
+	},
 }
 
 type gemini struct {
