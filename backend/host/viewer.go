@@ -140,7 +140,12 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 }
 
 // Ack acknowledges n bytes of a terminal's output as rendered.
-func (v *Viewer) Ack(terminalID string, n int64) error {
+func (v *Viewer) Ack(terminalID string, n int64) error { return v.AckRate(terminalID, n, 0) }
+
+// AckRate acknowledges n bytes of a terminal's output as rendered, with the
+// rate (bytes/s) at which the page draws while it has output to draw (0:
+// not measured), which sizes the daemon's window.
+func (v *Viewer) AckRate(terminalID string, n int64, rate float64) error {
 	v.mu.Lock()
 	sub := v.subs[terminalID]
 	cnt := v.counts[terminalID]
@@ -151,7 +156,7 @@ func (v *Viewer) Ack(terminalID string, n int64) error {
 	if sub == nil {
 		return nil // ended terminals stream from disk: nothing to acknowledge
 	}
-	return sub.Ack(n)
+	return sub.AckRate(n, rate)
 }
 
 // Input sends keystrokes to a terminal, in call order.

@@ -46,6 +46,9 @@ type Client struct {
 	DaemonPID int
 	// binary: the daemon speaks ptyproto.FeatureBinary (acks go binary).
 	binary bool
+	// ackRate: the daemon takes the reader's rate with an ack
+	// (ptyproto.FeatureAckRate).
+	ackRate bool
 
 	wmu sync.Mutex // serialises frame writes
 
@@ -93,6 +96,7 @@ func NewClient(conn net.Conn, opts Options) (*Client, error) {
 	}
 	c := &Client{
 		conn: conn, br: br, opts: opts, DaemonPID: f.Header.PID, binary: f.Header.Has(ptyproto.FeatureBinary),
+		ackRate: f.Header.Has(ptyproto.FeatureAckRate),
 		pending: map[uint64]chan *ptyproto.Frame{}, subs: map[string]*Subscription{},
 		done: make(chan struct{}),
 	}
@@ -430,17 +434,27 @@ func (c *Client) Subscribe(ctx context.Context, id string, o SubscribeOptions) (
 }
 
 // Ack acknowledges n bytes of output as consumed.
-func (s *Subscription) Ack(n int64) error {
+func (s *Subscription) Ack(n int64) error { return s.AckRate(n, 0) }
+
+// AckRate acknowledges n bytes of output as consumed, with the rate
+// (bytes/s) at which the reader consumes while it has output to consume, so
+// the daemon can size the window from it (ptyproto.FeatureAckRate); rate 0,
+// or a daemon without the feature: a plain ack.
+func (s *Subscription) AckRate(n int64, rate float64) error {
 	if n <= 0 {
 		return nil
 	}
-	if s.c.binary {
-		return s.c.sendAck(s.id, n)
+	r := int64(0)
+	if s.c.ackRate && rate >= 1 {
+		r = int64(min(rate, 1e12))
 	}
-	return s.c.send(&ptyproto.Header{Type: ptyproto.TAck, Session: s.id, Bytes: n}, nil)
+	if s.c.binary {
+		return s.c.sendAck(s.id, n, r)
+	}
+	return s.c.send(&ptyproto.Header{Type: ptyproto.TAck, Session: s.id, Bytes: n, Rate: r}, nil)
 }
 
-func (c *Client) sendAck(id string, n int64) error {
+func (c *Client) sendAck(id string, n, rate int64) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	select {
@@ -448,7 +462,7 @@ func (c *Client) sendAck(id string, n int64) error {
 		return ErrClosed
 	default:
 	}
-	if err := ptyproto.WriteAck(c.conn, id, n); err != nil {
+	if err := ptyproto.WriteAckRate(c.conn, id, n, rate); err != nil {
 		return fmt.Errorf("send ack: %w", err)
 	}
 	return nil

@@ -217,7 +217,7 @@ func (c *client) handle(f *ptyproto.Frame) {
 		}
 	case ptyproto.TAck:
 		if ss, err := s.session(h.Session); err == nil {
-			ss.ack(c, h.Bytes)
+			ss.ack(c, h.Bytes, float64(h.Rate))
 		}
 	case ptyproto.TLogTail:
 		r, tail, err := s.logTail(h.Session, h.Bytes)

@@ -30,13 +30,14 @@ type Config struct {
 	ScrollbackDir   string // where per-session logs go; empty disables logging
 	ScrollbackLimit int64  // bytes per session log pair
 	ReplaySize      int    // bytes kept in memory per session for replay
-	// Flow control, per subscriber (docs/wire.md "Flow control"): the daemon stops
-	// reading a session's pty while a subscriber has a window's worth of output
-	// unacknowledged, and resumes under three quarters of it. The window follows
-	// how fast the subscriber acknowledges: WindowTime of output at that rate,
-	// between MinWindow and HighWater. A fast reader (plain text into xterm.js)
-	// gets the whole HighWater; a slow one (`yes`, a line per 4 bytes) a small
-	// window, so that after Ctrl+C only WindowTime's worth is still to draw.
+	// Flow control, per subscriber (docs/wire.md "Flow control"): what a
+	// subscriber has unacknowledged or pending never exceeds its window — the
+	// daemon reads the pty only while every subscriber has a quarter of its
+	// window free, and then at most the free part. The window follows how fast
+	// the subscriber acknowledges: WindowTime of output at that rate, between
+	// MinWindow and HighWater. A fast reader (plain text into xterm.js) gets
+	// up to HighWater; a slow one (`yes`, a line per 4 bytes) a small window,
+	// so that after Ctrl+C only WindowTime's worth is still to draw.
 	HighWater  int64
 	MinWindow  int64
 	WindowTime time.Duration
@@ -61,11 +62,11 @@ func (c *Config) fill() {
 		c.HighWater = 1 << 20
 	}
 	if c.MinWindow <= 0 {
-		c.MinWindow = 48 << 10
+		c.MinWindow = 8 << 10
 	}
 	c.MinWindow = min(c.MinWindow, c.HighWater)
 	if c.WindowTime <= 0 {
-		c.WindowTime = 20 * time.Millisecond
+		c.WindowTime = 10 * time.Millisecond
 	}
 	if c.LinkHighWater <= 0 {
 		c.LinkHighWater = 4 << 20
@@ -152,7 +153,7 @@ func (s *Server) ServeConn(conn net.Conn) {
 		_ = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TError, Version: ptyproto.Version, Error: msg}, nil)
 		return
 	}
-	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: []string{ptyproto.FeatureBinary}}, nil); err != nil {
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: []string{ptyproto.FeatureBinary, ptyproto.FeatureAckRate}}, nil); err != nil {
 		return
 	}
 	c := newClient(s, conn, f.Header.Client)

@@ -67,10 +67,23 @@ type sub struct {
 func (b *sub) backlog() int64 { return b.unacked + int64(len(b.pending)) }
 
 // acked records n bytes acknowledged at now and adapts the window to the
-// rate at which the subscriber consumes output.
-func (b *sub) acked(n int64, now time.Time, cfg *Config) {
+// rate at which the subscriber consumes output: the rate it reports
+// (ptyproto.FeatureAckRate: the page measures how fast it draws while it
+// has output to draw), or else the rate of its acks, sampled only while the
+// reader was held back by it (so that a slow program is not a slow reader).
+//
+// A reported rate is what makes a small window safe. From ack timing, a
+// window too small for the ack round trip leaves the reader idle part of
+// the time, waiting for bytes the daemon holds back; the idle time reads as
+// a slow reader, the window shrinks and the reader idles more, down to
+// MinWindow per round trip (TestWindowGrowsFromMinimum). A reader that
+// times only its busy time is not fooled by that.
+func (b *sub) acked(n int64, reported float64, now time.Time, cfg *Config) {
 	b.unacked = max(0, b.unacked-n)
-	if !b.blockedSince.IsZero() {
+	if reported > 0 {
+		b.rate = reported // the reader smooths it
+		b.window = windowFor(b.rate, b.c.linkRTT(cfg), cfg)
+	} else if !b.blockedSince.IsZero() {
 		from := b.blockedSince
 		if b.lastAck.After(from) {
 			from = b.lastAck
@@ -235,7 +248,11 @@ func (ss *session) run() {
 		defer close(readDone)
 		buf := make([]byte, 64<<10)
 		for {
-			n, err := ss.readBatch(buf)
+			// Read no more than every subscriber's window has room for:
+			// what stays in the kernel is not yet in flight, and a Ctrl+C
+			// discards it (the line discipline flushes the pty's output on
+			// SIGINT), while what was read must all still be drawn.
+			n, err := ss.readBatch(buf[:ss.room(len(buf))])
 			if n > 0 {
 				ss.deliver(buf[:n])
 			}
@@ -302,30 +319,50 @@ func (ss *session) readBatch(buf []byte) (int, error) {
 	return 0, rerr
 }
 
+// room waits until every subscriber has at least a quarter of its window
+// free, then returns how much may be read: the least free room of any
+// subscriber, at most max. So what a subscriber has unacknowledged or
+// pending never exceeds its window (a replay aside), and the pty is read in
+// pieces of at least a quarter window, not a byte at a time as acks trickle
+// in.
+func (ss *session) room(max int) int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for {
+		var full *sub
+		room := int64(max)
+		for _, b := range ss.subs {
+			if b.closed {
+				continue
+			}
+			if b.backlog() > b.window-b.window/4 {
+				full = b
+				break
+			}
+			room = min(room, b.window-b.backlog())
+		}
+		if full == nil {
+			return int(room)
+		}
+		full.waiting = true
+		if full.blockedSince.IsZero() {
+			full.blockedSince = time.Now()
+		}
+		for full.backlog() > full.window-full.window/4 && !full.closed {
+			ss.cond.Wait()
+		}
+		full.waiting = false
+	}
+}
+
 // deliver fans one chunk of pty output out to the replay ring, the log and
-// every subscriber, waiting (and so not reading the pty) while a subscriber
-// is over the high watermark.
+// every subscriber. It never waits: room bounded the read.
 func (ss *session) deliver(p []byte) {
 	ss.writeLog(p)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.ring.Write(p)
-	// Snapshot: a subscriber added while we wait already has p from the ring.
-	subs := make([]*sub, 0, len(ss.subs))
 	for _, b := range ss.subs {
-		subs = append(subs, b)
-	}
-	for _, b := range subs {
-		if b.backlog() >= b.window {
-			b.waiting = true
-			if b.blockedSince.IsZero() {
-				b.blockedSince = time.Now()
-			}
-			for b.backlog() > b.window-b.window/4 && !b.closed {
-				ss.cond.Wait()
-			}
-			b.waiting = false
-		}
 		if b.closed {
 			continue
 		}
@@ -553,11 +590,11 @@ func (ss *session) unsubscribe(c *client) {
 	}
 }
 
-func (ss *session) ack(c *client, n int64) {
+func (ss *session) ack(c *client, n int64, rate float64) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if b, ok := ss.subs[c]; ok {
-		b.acked(n, time.Now(), &ss.srv.cfg)
+		b.acked(n, rate, time.Now(), &ss.srv.cfg)
 		ss.cond.Broadcast()
 	}
 }

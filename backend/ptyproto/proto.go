@@ -34,6 +34,13 @@ import (
 // FeatureBinary, in both hellos' Features: output and ack frames go binary.
 const FeatureBinary = "bin1"
 
+// FeatureAckRate, in the daemon's hello: an ack may carry the reader's own
+// measure of how fast it consumes output while it has output to consume
+// (Header.Rate; a binary ack of 16 bytes), and the daemon sizes the window
+// from it (docs/wire.md "Flow control"). A client sends it only to a daemon
+// that lists the feature: an older one refuses a 16-byte binary ack.
+const FeatureAckRate = "rate1"
+
 // Binary frame kinds.
 const (
 	binOutput = 1
@@ -134,7 +141,10 @@ type Header struct {
 	KeepLog bool     `json:"keepLog,omitempty"`
 	Signal  string   `json:"sig,omitempty"`
 	Bytes   int64    `json:"n,omitempty"`
-	Replay  int64    `json:"replay,omitempty"`
+	// Rate, on ack (FeatureAckRate): bytes/s the reader consumes while
+	// busy; 0: not measured.
+	Rate   int64 `json:"rate,omitempty"`
+	Replay int64 `json:"replay,omitempty"`
 	// Lines, on subscribe: replay at most the last Lines lines of the
 	// buffer (0: all of it). A daemon that predates it replays everything.
 	Lines int `json:"lines,omitempty"`
@@ -339,11 +349,14 @@ func readBinary(r io.Reader, n uint32) (*Frame, error) {
 			f.Payload = rest
 		}
 	case binAck:
-		if len(rest) != 8 {
-			return nil, fmt.Errorf("read ack frame: %d bytes of count, want 8", len(rest))
+		if len(rest) != 8 && len(rest) != 16 {
+			return nil, fmt.Errorf("read ack frame: %d bytes of count, want 8 or 16", len(rest))
 		}
 		f.Header.Type = TAck
 		f.Header.Bytes = int64(binary.BigEndian.Uint64(rest))
+		if len(rest) == 16 {
+			f.Header.Rate = int64(binary.BigEndian.Uint64(rest[8:]))
+		}
 	default:
 		return nil, fmt.Errorf("read binary frame: unknown kind %d", kind)
 	}
@@ -389,11 +402,24 @@ func WriteOutput(w io.Writer, session string, payload []byte) error {
 
 // WriteAck writes one ack frame in the binary form (FeatureBinary).
 func WriteAck(w io.Writer, session string, n int64) error {
-	h, err := binHeader(binAck, session, 8)
+	return WriteAckRate(w, session, n, 0)
+}
+
+// WriteAckRate writes one ack frame in the binary form with the reader's
+// rate (FeatureAckRate; rate 0 writes the 8-byte form).
+func WriteAckRate(w io.Writer, session string, n, rate int64) error {
+	size := 8
+	if rate > 0 {
+		size = 16
+	}
+	h, err := binHeader(binAck, session, size)
 	if err != nil {
 		return err
 	}
 	h = binary.BigEndian.AppendUint64(h, uint64(n))
+	if rate > 0 {
+		h = binary.BigEndian.AppendUint64(h, uint64(rate))
+	}
 	_, err = w.Write(h)
 	return err
 }

@@ -171,6 +171,8 @@ func TestBinaryFramesRoundTripUnixSocket(t *testing.T) {
 			WriteFrame(c, &Header{Type: TExit, Session: "t_1", Info: &SessionInfo{ID: "t_1"}}, nil),
 			WriteOutput(c, "t_22", []byte{0xe2}),
 			WriteAck(c, "t_1", 1<<40+7),
+			WriteAckRate(c, "t_1", 4096, 2_000_000),
+			WriteAckRate(c, "t_1", 5, 0),
 			WriteOutput(c, "t_3", nil),
 		} {
 			if err != nil {
@@ -188,6 +190,8 @@ func TestBinaryFramesRoundTripUnixSocket(t *testing.T) {
 		{Header{Type: TExit, Session: "t_1", Info: &SessionInfo{ID: "t_1"}}, nil},
 		{Header{Type: TOutput, Session: "t_22"}, []byte{0xe2}},
 		{Header{Type: TAck, Session: "t_1", Bytes: 1<<40 + 7}, nil},
+		{Header{Type: TAck, Session: "t_1", Bytes: 4096, Rate: 2_000_000}, nil},
+		{Header{Type: TAck, Session: "t_1", Bytes: 5}, nil},
 		{Header{Type: TOutput, Session: "t_3"}, nil},
 	}
 	for i, w := range want {

@@ -165,11 +165,12 @@ func (s *session) readLoop() error {
 		}
 		if req.Method == "ack" { // frequent and cheap: handled inline
 			var p struct {
-				Handle uint32 `json:"handle"`
-				Bytes  int64  `json:"bytes"`
+				Handle uint32  `json:"handle"`
+				Bytes  int64   `json:"bytes"`
+				Rate   float64 `json:"rate"` // bytes/s the page draws while busy; 0: not measured
 			}
 			if json.Unmarshal(req.Params, &p) == nil {
-				s.ack(p.Handle, p.Bytes)
+				s.ack(p.Handle, p.Bytes, p.Rate)
 			}
 			continue
 		}
@@ -224,12 +225,12 @@ func (s *session) inputLost(handle uint32, terminalID string, n int, reason stri
 	s.sendJSON(eventMsg{Event: "inputLost", Data: InputLost{Handle: handle, TerminalID: terminalID, Bytes: n, Reason: reason}})
 }
 
-func (s *session) ack(handle uint32, n int64) {
+func (s *session) ack(handle uint32, n int64, rate float64) {
 	s.mu.Lock()
 	a := s.byHandle[handle]
 	s.mu.Unlock()
 	if a != nil {
-		_ = s.viewer.Ack(a.terminalID, n)
+		_ = s.viewer.AckRate(a.terminalID, n, rate)
 	}
 }
 

@@ -130,11 +130,15 @@ describe('Backend', () => {
     att.input(new TextEncoder().encode('ls\r'));
     att.ack(1234);
     att.ack(0);
+    att.ack(10, 2_000_000.4);
     const f = decodeFrame(t.sent[0]!)!;
     expect(f.kind).toBe(KIND_INPUT);
     expect(f.handle).toBe(att.handle);
     expect(new TextDecoder().decode(f.payload)).toBe('ls\r');
-    expect(t.notes).toEqual([{ method: 'ack', params: { handle: att.handle, bytes: 1234 } }]);
+    expect(t.notes).toEqual([
+      { method: 'ack', params: { handle: att.handle, bytes: 1234 } },
+      { method: 'ack', params: { handle: att.handle, bytes: 10, rate: 2_000_000 } },
+    ]);
   });
 
   it('detach stops routing, drops in-flight output and tells the host', async () => {

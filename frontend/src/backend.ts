@@ -40,8 +40,11 @@ export interface Attachment {
   readonly replayBytes: number;
   /** Sends input bytes (one kind-2 frame). */
   input(payload: Uint8Array): void;
-  /** Acknowledges rendered output bytes. */
-  ack(bytes: number): void;
+  /**
+   * Acknowledges rendered output bytes; rate: bytes/s the terminal draws while it has output
+   * waiting (stream/feeder.ts drainRate), which sizes the daemon's window; 0 or absent: unknown.
+   */
+  ack(bytes: number, rate?: number): void;
   /** Stops routing output here and tells the host (best effort). */
   detach(): void;
   /** False once detached or once the connection it was made on is gone. */
@@ -195,8 +198,9 @@ export class Backend {
       input: (payload) => {
         if (live() && payload.byteLength > 0) this.t.sendBinary(encodeFrame(KIND_INPUT, handle, payload));
       },
-      ack: (bytes) => {
-        if (live() && bytes > 0) this.t.notify('ack', { handle, bytes });
+      ack: (bytes, rate = 0) => {
+        if (!live() || bytes <= 0) return;
+        this.t.notify('ack', rate > 0 ? { handle, bytes, rate: Math.round(rate) } : { handle, bytes });
       },
       detach: () => {
         if (!live()) {

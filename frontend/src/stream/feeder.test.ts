@@ -214,6 +214,29 @@ describe('WriteFeeder', () => {
     expect(x.parsed.length).toBe(40 * 1024 + 10);
   });
 
+  it('measures the drain rate while output waits, not the idle time between bursts', () => {
+    const page = new Page();
+    const x = new FakeXterm(page, 2000); // 2 MB/s
+    const f = new WriteFeeder(x, page.opts());
+    expect(f.drainRate).toBe(0);
+    // Bursts of 8 KiB with 50 ms of nothing in between (the daemon holding the next bytes back
+    // over a window too small for the round trip): idle time is not drawing time.
+    for (let i = 0; i < 20; i++) {
+      f.push(bytes(8 * 1024, i), () => {});
+      page.run();
+      page.now += 50;
+    }
+    expect(f.drainRate).toBeGreaterThan(1.6e6);
+    expect(f.drainRate).toBeLessThan(2.4e6);
+    // A slower terminal (more escape sequences, less CPU): the rate follows.
+    const y = new FakeXterm(page, 500);
+    const g = new WriteFeeder(y, page.opts());
+    g.push(bytes(256 * 1024), () => {});
+    page.run();
+    expect(g.drainRate).toBeGreaterThan(0.4e6);
+    expect(g.drainRate).toBeLessThan(0.6e6);
+  });
+
   it('writes nothing more once disposed', () => {
     const page = new Page();
     const x = new FakeXterm(page, 4000);

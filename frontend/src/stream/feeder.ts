@@ -11,6 +11,13 @@
 // window while the rest of a big chunk is still being parsed.
 //
 // Bytes are never reordered or dropped: one queue, in push order, sliced front to back.
+//
+// It also measures how fast this terminal drains its queue while there is one (drainRate): bytes
+// parsed per second of wall time from the moment output is waiting until the queue is empty,
+// frames and other panes' slices included. The daemon sizes its window from it (docs/wire.md
+// "Flow control"), so that what is in flight is about 10 ms of drawing; time spent idle,
+// waiting for bytes the daemon holds back, does not count, so a small window cannot make the
+// page look slow (and the window smaller still).
 
 /** The part of xterm's Terminal this uses. */
 export interface WriteTarget {
@@ -25,6 +32,8 @@ export const MIN_SLICE = 4 * 1024;
 export const MAX_SLICE = 256 * 1024;
 /** The first slice size, before a rate has been measured (SLICE_MS at 4 MB/s). */
 export const INITIAL_SLICE = 8 * 1024;
+/** A drain-rate sample spans at least this much of a busy run (ms), or all of a shorter run. */
+export const DRAIN_SPAN_MS = 5;
 
 export interface FeederOptions {
   now?: () => number;
@@ -73,6 +82,10 @@ export class WriteFeeder {
   /** When the last slice's callback ran, to time the next one parsed in the same task. */
   private lastDone = 0;
   private lastTask = -1;
+  /** The busy run being timed for drainRate: since when, and the bytes parsed in it. */
+  private spanStart: number | null = null;
+  private spanBytes = 0;
+  private rate = 0;
   private readonly now: () => number;
   private readonly defer: (fn: () => void) => void;
   private readonly endOfTask: (fn: () => void) => void;
@@ -98,12 +111,21 @@ export class WriteFeeder {
     return this.slice;
   }
 
+  /** Bytes per second this terminal parses while it has output waiting (smoothed); 0: not yet. */
+  get drainRate(): number {
+    return this.rate;
+  }
+
   /**
    * Queues data for xterm; onParsed(n) runs as each part of it is parsed, with the part's size
    * (the first `uncounted` bytes excluded). whole: hand it to xterm in one write.
    */
   push(data: Uint8Array, onParsed: (n: number) => void, opts: { uncounted?: number; whole?: boolean } = {}): void {
     if (this.disposed || data.byteLength === 0) return;
+    if (this.spanStart === null) {
+      this.spanStart = this.now();
+      this.spanBytes = 0;
+    }
     this.queue.push({ data, off: 0, uncounted: opts.uncounted ?? 0, whole: opts.whole ?? false, onParsed });
     // Idle: written at once, in this task (xterm parses a keystroke's echo synchronously).
     if (!this.busy && !this.deferred) this.pump(false);
@@ -155,6 +177,7 @@ export class WriteFeeder {
     const wroteIn = inParse ? taskSeq : -1;
     this.term.write(part, () => {
       this.measure(n, wroteIn);
+      this.timeDrain(n);
       // Still busy while onParsed runs: a push from it only queues. An exception must not
       // reach xterm: thrown from a write callback, it stops xterm's write queue for good.
       try {
@@ -165,6 +188,22 @@ export class WriteFeeder {
       this.busy = false;
       this.pump(true);
     });
+  }
+
+  /** Adds n parsed bytes to the busy run; a span long enough, or the run's end, is a sample. */
+  private timeDrain(n: number): void {
+    if (this.spanStart === null) return;
+    this.spanBytes += n;
+    const t = this.now();
+    const dt = t - this.spanStart;
+    const idle = this.queue.length === 0;
+    if (dt >= DRAIN_SPAN_MS || (idle && dt > 1 && this.spanBytes >= MIN_SLICE)) {
+      const r = (this.spanBytes / dt) * 1000;
+      this.rate = this.rate === 0 ? r : 0.7 * this.rate + 0.3 * r;
+      this.spanStart = t;
+      this.spanBytes = 0;
+    }
+    if (idle) this.spanStart = null;
   }
 
   /**

@@ -7,9 +7,11 @@
 
 import { realTimers, type Timers } from './scheduler';
 
-// Well under the daemon's smallest window (48 KiB, resumed under 3/4 of it), so that a slow
-// pane's output keeps flowing in small steps instead of stalling until the idle ack.
-export const ACK_BYTES = 16 * 1024;
+// One feeder slice (stream/feeder.ts MIN_SLICE): every slice xterm parses is acknowledged at
+// once. The daemon's window is only ~10 ms of this pane's drawing (8 KiB at the least, read
+// again once a quarter of it is free), so bytes drawn but not yet acknowledged would hold the
+// flood back, and a coarser ack would leave the window empty while the page still draws.
+export const ACK_BYTES = 4 * 1024;
 export const ACK_IDLE_MS = 50;
 
 export interface FlowOptions {

@@ -643,7 +643,7 @@ export class TerminalView {
     let unsent = 0;
     const sendAcks = () => {
       if (!att || !this.opened || unsent === 0 || seq !== this.attachSeq) return;
-      att.ack(unsent);
+      att.ack(unsent, this.feeder.drainRate);
       unsent = 0;
     };
     const flow = new FlowControl({
@@ -701,6 +701,10 @@ export class TerminalView {
         (k) => {
           this.totals.rendered += k;
           flow.onRendered(k);
+          // Nothing more to draw: acknowledge it all now, not after the idle timer. The daemon's
+          // window is small (docs/wire.md "Flow control"); a remainder under ACK_BYTES held
+          // for 50 ms would hold back the next bytes while the page sits idle.
+          if (this.feeder.queued === 0) flow.flush();
           maybeUpgrade();
         },
         extra > 0 ? { uncounted: extra, whole: true } : undefined,
