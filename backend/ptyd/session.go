@@ -321,16 +321,16 @@ func (ss *session) readBatch(buf []byte) (int, error) {
 
 // room waits until every subscriber has at least a quarter of its window
 // free, then returns how much may be read: the least free room of any
-// subscriber, at most max. So what a subscriber has unacknowledged or
+// subscriber, at most limit. So what a subscriber has unacknowledged or
 // pending never exceeds its window (a replay aside), and the pty is read in
 // pieces of at least a quarter window, not a byte at a time as acks trickle
 // in.
-func (ss *session) room(max int) int {
+func (ss *session) room(limit int) int {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for {
 		var full *sub
-		room := int64(max)
+		room := int64(limit)
 		for _, b := range ss.subs {
 			if b.closed {
 				continue
