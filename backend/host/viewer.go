@@ -146,6 +146,13 @@ func (v *Viewer) Ack(terminalID string, n int64) error { return v.AckRate(termin
 // rate (bytes/s) at which the page draws while it has output to draw (0:
 // not measured), which sizes the daemon's window.
 func (v *Viewer) AckRate(terminalID string, n int64, rate float64) error {
+	return v.AckQueue(terminalID, n, rate, -1)
+}
+
+// AckQueue is AckRate with the bytes the page has received and not yet
+// drawn (queued < 0: not known), by which the daemon keeps the page's queue
+// near its target (docs/wire.md "Flow control").
+func (v *Viewer) AckQueue(terminalID string, n int64, rate float64, queued int64) error {
 	v.mu.Lock()
 	sub := v.subs[terminalID]
 	cnt := v.counts[terminalID]
@@ -156,7 +163,7 @@ func (v *Viewer) AckRate(terminalID string, n int64, rate float64) error {
 	if sub == nil {
 		return nil // ended terminals stream from disk: nothing to acknowledge
 	}
-	return sub.AckRate(n, rate)
+	return sub.AckQueue(n, rate, queued)
 }
 
 // Input sends keystrokes to a terminal, in call order.

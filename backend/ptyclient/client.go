@@ -49,6 +49,9 @@ type Client struct {
 	// ackRate: the daemon takes the reader's rate with an ack
 	// (ptyproto.FeatureAckRate).
 	ackRate bool
+	// ackQueue: the daemon takes the reader's queued bytes with an ack
+	// (ptyproto.FeatureAckQueue).
+	ackQueue bool
 
 	wmu sync.Mutex // serialises frame writes
 
@@ -96,7 +99,7 @@ func NewClient(conn net.Conn, opts Options) (*Client, error) {
 	}
 	c := &Client{
 		conn: conn, br: br, opts: opts, DaemonPID: f.Header.PID, binary: f.Header.Has(ptyproto.FeatureBinary),
-		ackRate: f.Header.Has(ptyproto.FeatureAckRate),
+		ackRate: f.Header.Has(ptyproto.FeatureAckRate), ackQueue: f.Header.Has(ptyproto.FeatureAckQueue),
 		pending: map[uint64]chan *ptyproto.Frame{}, subs: map[string]*Subscription{},
 		done: make(chan struct{}),
 	}
@@ -440,7 +443,13 @@ func (s *Subscription) Ack(n int64) error { return s.AckRate(n, 0) }
 // (bytes/s) at which the reader consumes while it has output to consume, so
 // the daemon can size the window from it (ptyproto.FeatureAckRate); rate 0,
 // or a daemon without the feature: a plain ack.
-func (s *Subscription) AckRate(n int64, rate float64) error {
+func (s *Subscription) AckRate(n int64, rate float64) error { return s.AckQueue(n, rate, -1) }
+
+// AckQueue is AckRate with the bytes the reader has received and not yet
+// consumed (queued < 0: not known), with which the daemon keeps that queue
+// near its target (ptyproto.FeatureAckQueue); a daemon without the feature
+// gets AckRate's ack.
+func (s *Subscription) AckQueue(n int64, rate float64, queued int64) error {
 	if n <= 0 {
 		return nil
 	}
@@ -448,13 +457,21 @@ func (s *Subscription) AckRate(n int64, rate float64) error {
 	if s.c.ackRate && rate >= 1 {
 		r = int64(min(rate, 1e12))
 	}
-	if s.c.binary {
-		return s.c.sendAck(s.id, n, r)
+	q := int64(-1)
+	if s.c.ackQueue && r > 0 && queued >= 0 {
+		q = queued
 	}
-	return s.c.send(&ptyproto.Header{Type: ptyproto.TAck, Session: s.id, Bytes: n, Rate: r}, nil)
+	if s.c.binary {
+		return s.c.sendAck(s.id, n, r, q)
+	}
+	h := &ptyproto.Header{Type: ptyproto.TAck, Session: s.id, Bytes: n, Rate: r}
+	if q >= 0 {
+		h.Queued = &q
+	}
+	return s.c.send(h, nil)
 }
 
-func (c *Client) sendAck(id string, n, rate int64) error {
+func (c *Client) sendAck(id string, n, rate, queued int64) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	select {
@@ -462,7 +479,7 @@ func (c *Client) sendAck(id string, n, rate int64) error {
 		return ErrClosed
 	default:
 	}
-	if err := ptyproto.WriteAckRate(c.conn, id, n, rate); err != nil {
+	if err := ptyproto.WriteAckQueue(c.conn, id, n, rate, queued); err != nil {
 		return fmt.Errorf("send ack: %w", err)
 	}
 	return nil

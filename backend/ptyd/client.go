@@ -217,7 +217,11 @@ func (c *client) handle(f *ptyproto.Frame) {
 		}
 	case ptyproto.TAck:
 		if ss, err := s.session(h.Session); err == nil {
-			ss.ack(c, h.Bytes, float64(h.Rate))
+			q := int64(-1)
+			if h.Queued != nil && *h.Queued >= 0 {
+				q = *h.Queued
+			}
+			ss.ack(c, h.Bytes, float64(h.Rate), q)
 		}
 	case ptyproto.TLogTail:
 		r, tail, err := s.logTail(h.Session, h.Bytes)

@@ -153,7 +153,7 @@ func (s *Server) ServeConn(conn net.Conn) {
 		_ = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TError, Version: ptyproto.Version, Error: msg}, nil)
 		return
 	}
-	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: []string{ptyproto.FeatureBinary, ptyproto.FeatureAckRate}}, nil); err != nil {
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: []string{ptyproto.FeatureBinary, ptyproto.FeatureAckRate, ptyproto.FeatureAckQueue}}, nil); err != nil {
 		return
 	}
 	c := newClient(s, conn, f.Header.Client)

@@ -468,15 +468,15 @@ func TestWindowFollowsAckRate(t *testing.T) {
 
 	// Acks while the reader never waited (an idle shell, an echo) say nothing
 	// about the reader's speed.
-	b.acked(10, 0, t0, &cfg)
-	b.acked(10, 0, t0.Add(time.Second), &cfg)
+	b.acked(10, 0, -1, t0, &cfg)
+	b.acked(10, 0, -1, t0.Add(time.Second), &cfg)
 	if b.window != cfg.HighWater || b.rate != 0 {
 		t.Fatalf("unblocked acks changed the window: %d (rate %v)", b.window, b.rate)
 	}
 
 	// Blocked: 200 KB acknowledged in 100 ms is 2 MB/s, 200 KB a window.
 	b.waiting, b.blockedSince = true, t0.Add(2*time.Second)
-	b.acked(200_000, 0, t0.Add(2100*time.Millisecond), &cfg)
+	b.acked(200_000, 0, -1, t0.Add(2100*time.Millisecond), &cfg)
 	if b.window != 200_000 {
 		t.Fatalf("window %d at 2 MB/s, want 200000", b.window)
 	}
@@ -486,7 +486,7 @@ func TestWindowFollowsAckRate(t *testing.T) {
 	}
 	// A crawl: the window bottoms out at MinWindow.
 	for i := 1; i <= 20; i++ {
-		b.acked(1000, 0, t0.Add(2100*time.Millisecond+time.Duration(i)*100*time.Millisecond), &cfg)
+		b.acked(1000, 0, -1, t0.Add(2100*time.Millisecond+time.Duration(i)*100*time.Millisecond), &cfg)
 	}
 	if b.window != cfg.MinWindow {
 		t.Fatalf("window %d for a crawling reader, want the minimum %d", b.window, cfg.MinWindow)
@@ -494,30 +494,30 @@ func TestWindowFollowsAckRate(t *testing.T) {
 	// A fast reader again: back to the whole HighWater.
 	at := t0.Add(10 * time.Second)
 	for i := 1; i <= 20; i++ {
-		b.acked(1<<20, 0, at.Add(time.Duration(i)*10*time.Millisecond), &cfg)
+		b.acked(1<<20, 0, -1, at.Add(time.Duration(i)*10*time.Millisecond), &cfg)
 	}
 	if b.window != cfg.HighWater {
 		t.Fatalf("window %d for a fast reader, want HighWater %d", b.window, cfg.HighWater)
 	}
 	// The reader stopped waiting: the next ack takes no sample.
 	b.waiting = false
-	b.acked(1, 0, at.Add(time.Second), &cfg)
+	b.acked(1, 0, -1, at.Add(time.Second), &cfg)
 	w := b.window
-	b.acked(1, 0, at.Add(2*time.Second), &cfg)
+	b.acked(1, 0, -1, at.Add(2*time.Second), &cfg)
 	if b.window != w {
 		t.Fatalf("window moved without the reader waiting: %d → %d", w, b.window)
 	}
 	// A rate the reader reports (FeatureAckRate) sizes the window whatever
 	// the ack timing, the reader waiting or not.
-	b.acked(1, 1e6, at.Add(3*time.Second), &cfg)
+	b.acked(1, 1e6, -1, at.Add(3*time.Second), &cfg)
 	if b.window != 100_000 {
 		t.Fatalf("window %d for a reader reporting 1 MB/s, want 100000", b.window)
 	}
-	b.acked(1, 1e3, at.Add(4*time.Second), &cfg)
+	b.acked(1, 1e3, -1, at.Add(4*time.Second), &cfg)
 	if b.window != cfg.MinWindow {
 		t.Fatalf("window %d for a reader reporting 1 KB/s, want MinWindow %d", b.window, cfg.MinWindow)
 	}
-	b.acked(1, 1e12, at.Add(5*time.Second), &cfg)
+	b.acked(1, 1e12, -1, at.Add(5*time.Second), &cfg)
 	if b.window != cfg.HighWater {
 		t.Fatalf("window %d for a reader reporting 1 TB/s, want HighWater %d", b.window, cfg.HighWater)
 	}
@@ -536,7 +536,7 @@ func TestWindowFollowsAckRate(t *testing.T) {
 func TestWindowGrowsFromMinimum(t *testing.T) {
 	cfg := Config{}
 	cfg.fill()
-	w, rate, parsed := simulateWindow(&cfg, 2e6, 9*time.Millisecond)
+	w, rate, parsed, _ := simulateWindow(&cfg, 2e6, 9*time.Millisecond)
 	want := 2e6 * cfg.WindowTime.Seconds()
 	if float64(w) < 0.8*want || float64(w) > 1.25*want {
 		t.Fatalf("window %d (rate %.0f B/s), want about %.0f: WindowTime of the page's 2 MB/s", w, rate, want)
@@ -550,28 +550,33 @@ func TestWindowGrowsFromMinimum(t *testing.T) {
 
 // simulateWindow runs yes into a page for 2 s of simulated time and returns
 // the window, the daemon's rate and what the page parsed per second in the
-// second second.
-func simulateWindow(cfg *Config, rate float64, rtt time.Duration) (int64, float64, float64) {
+// second second; reportQueue: the page reports its queue with each ack
+// (ptyproto.FeatureAckQueue), and then also the page's queue in the second
+// second, its time-weighted mean and its peak.
+func simulateWindow(cfg *Config, rate float64, rtt time.Duration, reportQueue ...bool) (w int64, daemonRate, parsedRate float64, q simQueue) {
 	const (
 		slice = 4096
 		step  = 50 * time.Microsecond
 	)
+	report := len(reportQueue) > 0 && reportQueue[0]
 	now := time.Unix(1000, 0)
 	b := &sub{window: cfg.MinWindow}
 	type msg struct {
-		at   time.Time
-		n    int64
-		rate float64
+		at     time.Time
+		n      int64
+		rate   float64
+		queued int64
 	}
 	var toPage, toDaemon []msg
-	var queued, parsed, unackedAtPage float64
+	var queued, parsed, unackedAtPage, queueSum float64
 	var busy time.Duration // the page's busy time since its last ack
 	var pageRate float64   // what it measured, smoothed
+	second := false
 	for i := 0; i < int(2*time.Second/step); i++ {
 		now = now.Add(step)
 		for len(toDaemon) > 0 && !toDaemon[0].at.After(now) {
 			m := toDaemon[0]
-			b.acked(m.n, m.rate, m.at, cfg)
+			b.acked(m.n, m.rate, m.queued, m.at, cfg)
 			toDaemon = toDaemon[1:]
 		}
 		if b.backlog() <= b.window-b.window/4 {
@@ -598,6 +603,10 @@ func simulateWindow(cfg *Config, rate float64, rtt time.Duration) (int64, float6
 			unackedAtPage += p
 			busy += step
 		}
+		if second {
+			queueSum += queued
+			q.Peak = max(q.Peak, queued)
+		}
 		if unackedAtPage >= slice || (queued == 0 && unackedAtPage >= 1) {
 			n := int64(unackedAtPage)
 			unackedAtPage -= float64(n)
@@ -610,13 +619,47 @@ func simulateWindow(cfg *Config, rate float64, rtt time.Duration) (int64, float6
 				}
 			}
 			busy = 0
-			toDaemon = append(toDaemon, msg{now.Add(rtt / 2), n, pageRate})
+			qr := int64(-1)
+			if report {
+				qr = int64(queued)
+			}
+			toDaemon = append(toDaemon, msg{now.Add(rtt / 2), n, pageRate, qr})
 		}
 		if i == int(time.Second/step) {
 			parsed = 0 // measure the second second only
+			second = true
 		}
 	}
-	return b.window, b.rate, parsed
+	q.Mean = queueSum / float64(time.Second/step)
+	return b.window, b.rate, parsed, q
+}
+
+// simQueue is the page's queue over simulateWindow's second second, bytes.
+type simQueue struct{ Mean, Peak float64 }
+
+// A page that reports its queue with its acks (ptyproto.FeatureAckQueue) is
+// neither starved by a long ack round trip nor given more than about
+// WindowTime of drawing to hold: the window follows the queue. With the
+// window sized from the rate alone (10 ms of it, whatever the round trip), a
+// round trip of 25 ms — the page, serve and the daemon on a loaded 2-core
+// machine — left the page idle most of the time: it parsed under 0.4 of its
+// rate (plain cat fell from 0.8 to 0.3–0.6 of bare xterm.js).
+func TestWindowFollowsPageQueue(t *testing.T) {
+	cfg := Config{}
+	cfg.fill()
+	const rate = 2e6
+	target := rate * cfg.WindowTime.Seconds()
+	for _, rtt := range []time.Duration{25 * time.Millisecond, 40 * time.Millisecond, 9 * time.Millisecond, 2 * time.Millisecond} {
+		w, _, parsed, q := simulateWindow(&cfg, rate, rtt, true)
+		t.Logf("rtt %v: window %d, parsed %.2f of the rate, queue mean %.0f peak %.0f (target %.0f)", rtt, w, parsed/rate, q.Mean, q.Peak, target)
+		if parsed < 0.9*rate {
+			t.Errorf("rtt %v: the page parsed %.0f B/s of its %.0f (window %d): starved by the round trip", rtt, parsed, rate, w)
+		}
+		// Near the target: what is queued is what a Ctrl+C leaves to draw.
+		if q.Mean > 1.5*target || q.Peak > 3*target {
+			t.Errorf("rtt %v: the page's queue averaged %.0f bytes, peaked at %.0f: over the %.0f-byte target (window %d)", rtt, q.Mean, q.Peak, target, w)
+		}
+	}
 }
 
 // A subscriber that consumes slowly (as xterm.js does `yes`) gets a small
@@ -824,7 +867,7 @@ func TestWindowCoversLinkRTT(t *testing.T) {
 			b.waiting, b.blockedSince, b.lastAck = true, now, time.Time{}
 			sent := min(float64(b.window), bw*rtt.Seconds())
 			now = now.Add(rtt)
-			b.acked(int64(sent), 0, now, &cfg)
+			b.acked(int64(sent), 0, -1, now, &cfg)
 		}
 		return b
 	}

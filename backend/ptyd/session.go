@@ -78,11 +78,23 @@ func (b *sub) backlog() int64 { return b.unacked + int64(len(b.pending)) }
 // a slow reader, the window shrinks and the reader idles more, down to
 // MinWindow per round trip (TestWindowGrowsFromMinimum). A reader that
 // times only its busy time is not fooled by that.
-func (b *sub) acked(n int64, reported float64, now time.Time, cfg *Config) {
+//
+// A reader that also reports its queue (ptyproto.FeatureAckQueue: bytes
+// received and not yet consumed) has the window steered by it (steer): the
+// rule above is then only the window's floor.
+func (b *sub) acked(n int64, reported float64, queued int64, now time.Time, cfg *Config) {
 	b.unacked = max(0, b.unacked-n)
+	// Held: the reader waited on this subscriber since the last ack, so
+	// bytes were held back that this subscriber could have had.
+	held := b.waiting || !b.blockedSince.IsZero()
 	if reported > 0 {
 		b.rate = reported // the reader smooths it
-		b.window = windowFor(b.rate, b.c.linkRTT(cfg), cfg)
+		floor := windowFor(b.rate, b.c.linkRTT(cfg), cfg)
+		if queued < 0 {
+			b.window = floor
+		} else {
+			b.window = b.steer(floor, n, queued, held, cfg)
+		}
 	} else if !b.blockedSince.IsZero() {
 		from := b.blockedSince
 		if b.lastAck.After(from) {
@@ -103,6 +115,34 @@ func (b *sub) acked(n int64, reported float64, now time.Time, cfg *Config) {
 	if b.waiting {
 		b.blockedSince = now
 	}
+}
+
+// steer moves the window so that the reader's queue (queued bytes, reported
+// with an ack of n bytes) stays near WindowTime of its rate: what matters for
+// a Ctrl+C is how long the reader takes to draw what it holds, and what
+// matters for throughput is that it never runs dry while the daemon holds
+// bytes back. A delay-based rule (as LEDBAT's): the window moves by half the
+// queue's error per window's worth of acks, down when the queue is longer
+// than the target, up when it is shorter while the daemon was held back by
+// this reader (shorter because the program writes little says nothing). In
+// the steady state the window is then the target plus what the round trip
+// holds, rate × (WindowTime + RTT), however long the round trip is on a
+// loaded machine, and the queue is about WindowTime of drawing. It stays
+// between floor (the rate-only rule: the window for no round trip) and
+// HighWater (LinkHighWater over a link).
+func (b *sub) steer(floor, n, queued int64, held bool, cfg *Config) int64 {
+	target := int64(b.rate * cfg.WindowTime.Seconds())
+	e := queued - target
+	if e < 0 && !held {
+		e = 0
+	}
+	w := max(b.window, 1)
+	w -= e * min(n, w) / w / 2
+	hi := cfg.HighWater
+	if b.c.linkRTT(cfg) > 0 {
+		hi = cfg.LinkHighWater
+	}
+	return min(max(w, floor), max(hi, floor))
 }
 
 // windowFor is the window for a subscriber acknowledging at rate (bytes/s)
@@ -590,11 +630,11 @@ func (ss *session) unsubscribe(c *client) {
 	}
 }
 
-func (ss *session) ack(c *client, n int64, rate float64) {
+func (ss *session) ack(c *client, n int64, rate float64, queued int64) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if b, ok := ss.subs[c]; ok {
-		b.acked(n, rate, time.Now(), &ss.srv.cfg)
+		b.acked(n, rate, queued, time.Now(), &ss.srv.cfg)
 		ss.cond.Broadcast()
 	}
 }

@@ -41,6 +41,13 @@ const FeatureBinary = "bin1"
 // that lists the feature: an older one refuses a 16-byte binary ack.
 const FeatureAckRate = "rate1"
 
+// FeatureAckQueue, in the daemon's hello: an ack with a rate may also carry
+// how many bytes the reader still has queued, received but not yet consumed
+// (Header.Queued; a binary ack of 24 bytes). The daemon grows or shrinks the
+// window to keep that queue near WindowTime of the reader's rate (docs/wire.md
+// "Flow control"). Sent only to a daemon that lists the feature.
+const FeatureAckQueue = "queue1"
+
 // Binary frame kinds.
 const (
 	binOutput = 1
@@ -143,8 +150,11 @@ type Header struct {
 	Bytes   int64    `json:"n,omitempty"`
 	// Rate, on ack (FeatureAckRate): bytes/s the reader consumes while
 	// busy; 0: not measured.
-	Rate   int64 `json:"rate,omitempty"`
-	Replay int64 `json:"replay,omitempty"`
+	Rate int64 `json:"rate,omitempty"`
+	// Queued, on ack (FeatureAckQueue): bytes the reader has received and
+	// not yet consumed; nil: not reported.
+	Queued *int64 `json:"queued,omitempty"`
+	Replay int64  `json:"replay,omitempty"`
 	// Lines, on subscribe: replay at most the last Lines lines of the
 	// buffer (0: all of it). A daemon that predates it replays everything.
 	Lines int `json:"lines,omitempty"`
@@ -349,13 +359,17 @@ func readBinary(r io.Reader, n uint32) (*Frame, error) {
 			f.Payload = rest
 		}
 	case binAck:
-		if len(rest) != 8 && len(rest) != 16 {
-			return nil, fmt.Errorf("read ack frame: %d bytes of count, want 8 or 16", len(rest))
+		if len(rest) != 8 && len(rest) != 16 && len(rest) != 24 {
+			return nil, fmt.Errorf("read ack frame: %d bytes of count, want 8, 16 or 24", len(rest))
 		}
 		f.Header.Type = TAck
 		f.Header.Bytes = int64(binary.BigEndian.Uint64(rest))
-		if len(rest) == 16 {
+		if len(rest) >= 16 {
 			f.Header.Rate = int64(binary.BigEndian.Uint64(rest[8:]))
+		}
+		if len(rest) == 24 {
+			q := int64(binary.BigEndian.Uint64(rest[16:]))
+			f.Header.Queued = &q
 		}
 	default:
 		return nil, fmt.Errorf("read binary frame: unknown kind %d", kind)
@@ -408,17 +422,30 @@ func WriteAck(w io.Writer, session string, n int64) error {
 // WriteAckRate writes one ack frame in the binary form with the reader's
 // rate (FeatureAckRate; rate 0 writes the 8-byte form).
 func WriteAckRate(w io.Writer, session string, n, rate int64) error {
+	return WriteAckQueue(w, session, n, rate, -1)
+}
+
+// WriteAckQueue writes one ack frame in the binary form with the reader's
+// rate and the bytes it has queued (FeatureAckQueue: 24 bytes); queued < 0
+// or rate 0 writes the shorter forms.
+func WriteAckQueue(w io.Writer, session string, n, rate, queued int64) error {
 	size := 8
 	if rate > 0 {
 		size = 16
+		if queued >= 0 {
+			size = 24
+		}
 	}
 	h, err := binHeader(binAck, session, size)
 	if err != nil {
 		return err
 	}
 	h = binary.BigEndian.AppendUint64(h, uint64(n))
-	if rate > 0 {
+	if size >= 16 {
 		h = binary.BigEndian.AppendUint64(h, uint64(rate))
+	}
+	if size == 24 {
+		h = binary.BigEndian.AppendUint64(h, uint64(queued))
 	}
 	_, err = w.Write(h)
 	return err

@@ -173,6 +173,8 @@ func TestBinaryFramesRoundTripUnixSocket(t *testing.T) {
 			WriteAck(c, "t_1", 1<<40+7),
 			WriteAckRate(c, "t_1", 4096, 2_000_000),
 			WriteAckRate(c, "t_1", 5, 0),
+			WriteAckQueue(c, "t_1", 6, 3_000_000, 0),
+			WriteAckQueue(c, "t_1", 7, 3_000_000, 20_000),
 			WriteOutput(c, "t_3", nil),
 		} {
 			if err != nil {
@@ -192,6 +194,8 @@ func TestBinaryFramesRoundTripUnixSocket(t *testing.T) {
 		{Header{Type: TAck, Session: "t_1", Bytes: 1<<40 + 7}, nil},
 		{Header{Type: TAck, Session: "t_1", Bytes: 4096, Rate: 2_000_000}, nil},
 		{Header{Type: TAck, Session: "t_1", Bytes: 5}, nil},
+		{Header{Type: TAck, Session: "t_1", Bytes: 6, Rate: 3_000_000, Queued: ptr(int64(0))}, nil},
+		{Header{Type: TAck, Session: "t_1", Bytes: 7, Rate: 3_000_000, Queued: ptr(int64(20_000))}, nil},
 		{Header{Type: TOutput, Session: "t_3"}, nil},
 	}
 	for i, w := range want {
@@ -284,3 +288,5 @@ func TestRejectsBadBinaryFrames(t *testing.T) {
 		t.Fatalf("oversize payload: %v", err)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

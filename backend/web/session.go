@@ -168,9 +168,15 @@ func (s *session) readLoop() error {
 				Handle uint32  `json:"handle"`
 				Bytes  int64   `json:"bytes"`
 				Rate   float64 `json:"rate"` // bytes/s the page draws while busy; 0: not measured
+				// Bytes the page has received and not yet drawn; absent: not reported.
+				Queued *int64 `json:"queued"`
 			}
 			if json.Unmarshal(req.Params, &p) == nil {
-				s.ack(p.Handle, p.Bytes, p.Rate)
+				q := int64(-1)
+				if p.Queued != nil && *p.Queued >= 0 {
+					q = *p.Queued
+				}
+				s.ack(p.Handle, p.Bytes, p.Rate, q)
 			}
 			continue
 		}
@@ -225,12 +231,12 @@ func (s *session) inputLost(handle uint32, terminalID string, n int, reason stri
 	s.sendJSON(eventMsg{Event: "inputLost", Data: InputLost{Handle: handle, TerminalID: terminalID, Bytes: n, Reason: reason}})
 }
 
-func (s *session) ack(handle uint32, n int64, rate float64) {
+func (s *session) ack(handle uint32, n int64, rate float64, queued int64) {
 	s.mu.Lock()
 	a := s.byHandle[handle]
 	s.mu.Unlock()
 	if a != nil {
-		_ = s.viewer.AckRate(a.terminalID, n, rate)
+		_ = s.viewer.AckQueue(a.terminalID, n, rate, queued)
 	}
 }
 

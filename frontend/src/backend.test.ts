@@ -131,6 +131,9 @@ describe('Backend', () => {
     att.ack(1234);
     att.ack(0);
     att.ack(10, 2_000_000.4);
+    att.ack(11, 2_000_000, 0);
+    att.ack(12, 2_000_000, 20_000.2);
+    att.ack(13, 0, 5);
     const f = decodeFrame(t.sent[0]!)!;
     expect(f.kind).toBe(KIND_INPUT);
     expect(f.handle).toBe(att.handle);
@@ -138,6 +141,9 @@ describe('Backend', () => {
     expect(t.notes).toEqual([
       { method: 'ack', params: { handle: att.handle, bytes: 1234 } },
       { method: 'ack', params: { handle: att.handle, bytes: 10, rate: 2_000_000 } },
+      { method: 'ack', params: { handle: att.handle, bytes: 11, rate: 2_000_000, queued: 0 } },
+      { method: 'ack', params: { handle: att.handle, bytes: 12, rate: 2_000_000, queued: 20_000 } },
+      { method: 'ack', params: { handle: att.handle, bytes: 13 } },
     ]);
   });
 

@@ -43,8 +43,10 @@ export interface Attachment {
   /**
    * Acknowledges rendered output bytes; rate: bytes/s the terminal draws while it has output
    * waiting (stream/feeder.ts drainRate), which sizes the daemon's window; 0 or absent: unknown.
+   * queued: bytes received and not yet drawn, which the daemon keeps near 10 ms of drawing
+   * (docs/wire.md "Flow control"); sent only with a rate, absent: unknown.
    */
-  ack(bytes: number, rate?: number): void;
+  ack(bytes: number, rate?: number, queued?: number): void;
   /** Stops routing output here and tells the host (best effort). */
   detach(): void;
   /** False once detached or once the connection it was made on is gone. */
@@ -198,9 +200,11 @@ export class Backend {
       input: (payload) => {
         if (live() && payload.byteLength > 0) this.t.sendBinary(encodeFrame(KIND_INPUT, handle, payload));
       },
-      ack: (bytes, rate = 0) => {
+      ack: (bytes, rate = 0, queued) => {
         if (!live() || bytes <= 0) return;
-        this.t.notify('ack', rate > 0 ? { handle, bytes, rate: Math.round(rate) } : { handle, bytes });
+        if (rate <= 0) this.t.notify('ack', { handle, bytes });
+        else if (queued === undefined || queued < 0) this.t.notify('ack', { handle, bytes, rate: Math.round(rate) });
+        else this.t.notify('ack', { handle, bytes, rate: Math.round(rate), queued: Math.round(queued) });
       },
       detach: () => {
         if (!live()) {

@@ -643,7 +643,8 @@ export class TerminalView {
     let unsent = 0;
     const sendAcks = () => {
       if (!att || !this.opened || unsent === 0 || seq !== this.attachSeq) return;
-      att.ack(unsent, this.feeder.drainRate);
+      // With what is left to draw, which the daemon's window follows (docs/wire.md "Flow control").
+      att.ack(unsent, this.feeder.drainRate, Math.max(0, this.totals.written - this.totals.rendered));
       unsent = 0;
     };
     const flow = new FlowControl({
