@@ -409,6 +409,45 @@ func TestAckRateSizesWindow(t *testing.T) {
 	}
 }
 
+// A queue the client reports with its acks (ptyproto.FeatureAckQueue)
+// reaches the daemon and steers the window, instead of the rate-only rule
+// setting it.
+func TestAckQueueSteersWindow(t *testing.T) {
+	srv, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "queue"})
+	open(t, c, "t_queue", "/bin/sh", "-c", "sleep 30")
+	sub, err := c.Subscribe(context.Background(), "t_queue", ptyclient.SubscribeOptions{OnData: func([]byte) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _ := srv.session("t_queue")
+	window := func(set int64) int64 {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		for _, b := range ss.subs {
+			if set > 0 {
+				b.window = set
+			}
+			return b.window
+		}
+		return 0
+	}
+	window(200_000)
+	floor := int64(3e6 * srv.cfg.WindowTime.Seconds())
+	// A page holding 1 MB to draw: the window shrinks, by a step.
+	if err := sub.AckQueue(40_000, 3e6, 1_000_000); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); window(0) == 200_000; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("window unchanged after an ack reporting a 1 MB queue")
+		}
+	}
+	if w := window(0); w <= floor || w >= 200_000 {
+		t.Fatalf("window %d after an ack reporting a 1 MB queue, want a step down from 200000, above the floor %d", w, floor)
+	}
+}
+
 func TestVersionMismatchRefused(t *testing.T) {
 	_, sock := startServer(t, Config{})
 	conn, err := net.Dial("unix", sock)
