@@ -50,7 +50,14 @@ export async function assertTypingReaches(page, paneId, what) {
         const pane = document.querySelector(`[data-testid=pane][data-pane-id="${id}"]`);
         return !!pane && pane.contains(document.activeElement) && document.activeElement.tagName === 'TEXTAREA';
       }, paneId),
-    { message: `the keyboard back in pane ${paneId} after ${what}`, timeoutMs: 5000 },
+    {
+      message: async () =>
+        `the keyboard back in pane ${paneId} after ${what} (it is on ${await page.evaluate(() => {
+          const a = document.activeElement;
+          return a ? `${a.tagName.toLowerCase()}${a.className ? '.' + String(a.className).split(' ').join('.') : ''}${a.dataset?.action ? ` [${a.dataset.action}]` : ''}` : 'nothing';
+        })})`,
+      timeoutMs: 5000,
+    },
   );
   const w = codeword('back');
   await page.keyboard.type(`echo ${w}\n`);

@@ -448,7 +448,17 @@ export class Actions {
 
   closeMenu(refocus = true): void {
     this.store.set('menu', null);
-    if (refocus && this.store.get().view === 'terminals' && !this.store.get().renamingTabId) this.focusTerminal();
+    if (refocus && this.store.get().view === 'terminals' && !this.store.get().renamingTabId) {
+      this.focusTerminal();
+      // Once the menu is gone from the page, the keyboard must not be left on nothing: a CI
+      // run saw it on no terminal after Clear from the menu (5 s, nothing focused). If the
+      // focus fell to the body (the focused item removed), it goes back to the terminal; if
+      // the action put it somewhere (a search box, a dialog), it stays there.
+      requestAnimationFrame(() => {
+        const a = document.activeElement;
+        if ((!a || a === document.body) && this.store.get().view === 'terminals' && !this.store.get().menu) this.focusTerminal();
+      });
+    }
   }
 
   // Appearance and zoom.
