@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/agents/catalog"
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/chatscan"
 	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
@@ -172,8 +173,6 @@ func lookPathIn(env []string, cmd string) (string, bool) {
 
 var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
 
-var geminiReply = regexp.MustCompile(`"type"\s*:\s*"gemini"`)
-
 // transcriptCheck says whether an agent saved the conversation of a session
 // where its resume will look for it. known is false for agents whose
 // storage Reprise does not know (then saved means nothing). stored is the
@@ -206,46 +205,36 @@ func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved,
 		if stored == "" {
 			return false, false, "unknown"
 		}
-		found, err := geminiHasReply(stored)
-		if errors.Is(err, safefile.ErrNotRegular) {
-			return false, true, stored + " (not a regular file)"
-		}
-		return found, true, stored
+		ctx, cancel := context.WithTimeout(context.Background(), localScanTimeout)
+		defer cancel()
+		r, err := chatscan.Contains(ctx, stored, chatscan.GeminiReply)
+		return geminiReplyCheck(stored, r, err)
 	}
 	return false, false, "unknown"
 }
 
-// geminiScanLimit bounds how much of a Gemini chat file is searched for a
-// model reply. The first reply follows the first prompt, near the start of
-// the file; the path comes from a hook payload, so the file may be a huge
-// sparse one planted there.
-const geminiScanLimit = 16 << 20
+// localScanTimeout bounds the scan of a local chat file (chatscan: 16 MiB
+// at most, read in 1 MiB chunks).
+const localScanTimeout = 4 * time.Second
 
-// geminiHasReply scans the chat file in chunks (memory stays at one chunk)
-// for the first model reply.
-func geminiHasReply(path string) (bool, error) {
-	f, _, err := safefile.Open(path)
-	if err != nil {
-		return false, err
+// geminiReplyCheck is the transcript answer of a Gemini chat file, from
+// its scan here or on a remote daemon: a reply is saved; the whole file
+// read without one is missing (Gemini cannot resume it); a scan that
+// stopped at a bound, or could not read the file, is unknown, with why.
+func geminiReplyCheck(stored string, r chatscan.Result, err error) (saved, known bool, path string) {
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular):
+		return false, true, stored + " (not a regular file)"
+	case errors.Is(err, fs.ErrNotExist):
+		return false, true, stored
+	case err != nil:
+		return false, false, stored + " (" + err.Error() + ")"
+	case r.Found:
+		return true, true, stored
+	case r.Incomplete != "":
+		return false, false, stored + " (no model reply seen: the scan " + r.Incomplete + ")"
 	}
-	defer f.Close()
-	const chunk, overlap = 1 << 20, 256 // overlap > the longest match
-	buf := make([]byte, chunk+overlap)
-	keep := 0
-	r := io.LimitReader(f, geminiScanLimit)
-	for {
-		n, err := io.ReadFull(r, buf[keep:])
-		if geminiReply.Match(buf[:keep+n]) {
-			return true, nil
-		}
-		if err != nil { // EOF, the limit, or a read error: no reply seen
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return false, nil
-			}
-			return false, err
-		}
-		keep = copy(buf, buf[keep+n-overlap:keep+n])
-	}
+	return false, true, stored
 }
 
 func dirExists(p string) bool {

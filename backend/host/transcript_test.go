@@ -30,16 +30,21 @@ func TestTranscriptCheckHostilePaths(t *testing.T) {
 	f.Close()
 	reply := filepath.Join(dir, "ok.json")
 	os.WriteFile(reply, []byte(`{"messages":[{"type":"user"},{"type": "gemini","content":"hi"}]}`), 0o600)
+	prompt := filepath.Join(dir, "prompt.json")
+	os.WriteFile(prompt, []byte(`{"messages":[{"type":"user","content":"hi"}]}`), 0o600)
 	env := []string{"HOME=" + dir, "CLAUDE_CONFIG_DIR=" + dir}
 
 	for _, tc := range []struct {
-		name, agent, stored string
-		saved, notRegular   bool
+		name, agent, stored      string
+		saved, known, notRegular bool
 	}{
-		{"gemini fifo", "gemini", fifo, false, true},
-		{"claude fifo", "claude", filepath.Join(dir, "s1.jsonl"), false, true},
-		{"gemini sparse", "gemini", sparse, false, false},
-		{"gemini reply", "gemini", reply, true, false},
+		{"gemini fifo", "gemini", fifo, false, true, true},
+		{"claude fifo", "claude", filepath.Join(dir, "s1.jsonl"), false, true, true},
+		// The scan stops at its bound with no reply seen: that is not
+		// "no reply" (it used to say missing), so unknown.
+		{"gemini sparse", "gemini", sparse, false, false, false},
+		{"gemini reply", "gemini", reply, true, true, false},
+		{"gemini prompt only", "gemini", prompt, false, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.agent == "claude" {
@@ -51,18 +56,18 @@ func TestTranscriptCheckHostilePaths(t *testing.T) {
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
 			type result struct {
-				saved bool
-				path  string
+				saved, known bool
+				path         string
 			}
 			done := make(chan result, 1)
 			go func() {
-				saved, _, path := transcriptCheck(env, tc.agent, "s1", dir, tc.stored)
-				done <- result{saved, path}
+				saved, known, path := transcriptCheck(env, tc.agent, "s1", dir, tc.stored)
+				done <- result{saved, known, path}
 			}()
 			select {
 			case r := <-done:
-				if r.saved != tc.saved {
-					t.Fatalf("saved = %v, want %v", r.saved, tc.saved)
+				if r.saved != tc.saved || r.known != tc.known {
+					t.Fatalf("saved = %v known = %v (%q), want %v %v", r.saved, r.known, r.path, tc.saved, tc.known)
 				}
 				if got := strings.HasSuffix(r.path, "(not a regular file)"); got != tc.notRegular {
 					t.Fatalf("path %q: reported as not a regular file = %v, want %v", r.path, got, tc.notRegular)
