@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
+	"github.com/reprise-dev/reprise/backend/chatscan"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyproto"
@@ -20,8 +21,8 @@ import (
 // A machine is where a terminal runs, as the resume checks see it: is the
 // agent's command on PATH there, did it save the conversation, does the
 // directory exist. This machine answers from its own disk; a remote host
-// answers through its daemon (stat only, ptyproto TFacts), because its
-// disk is not ours to read.
+// answers through its daemon (stats, bounded globs and scans, read-only:
+// ptyproto TFacts), because its disk is not ours to read.
 type machine interface {
 	lookPath(cmd string) (string, bool)
 	transcript(agent, sessionID, cwd, stored string) (saved, known bool, path string)
@@ -45,15 +46,27 @@ func (m localMachine) prepare(context.Context, string, string, string, string, s
 // remoteMachine asks a remote daemon. Its env is what the agents there
 // run with (remoteAgentEnv).
 type remoteMachine struct {
-	name  string
-	env   []string
-	look  func(ctx context.Context, paths []string, globs []ptyproto.Glob) (*ptyproto.Facts, error)
-	known map[string]ptyproto.PathStat
-	globs map[ptyproto.Glob]ptyproto.GlobResult
+	name     string
+	env      []string
+	look     func(ctx context.Context, paths []string, globs []ptyproto.Glob, contains ...ptyproto.Contains) (*ptyproto.Facts, error)
+	known    map[string]ptyproto.PathStat
+	globs    map[ptyproto.Glob]ptyproto.GlobResult
+	contains map[ptyproto.Contains]ptyproto.ContainsResult
 }
 
 func newRemoteMachine(name string, env []string, c *ptyclient.Client) *remoteMachine {
-	return &remoteMachine{name: name, env: env, known: map[string]ptyproto.PathStat{}, globs: map[ptyproto.Glob]ptyproto.GlobResult{}, look: c.Look}
+	return &remoteMachine{
+		name: name, env: env, look: c.Look,
+		known:    map[string]ptyproto.PathStat{},
+		globs:    map[ptyproto.Glob]ptyproto.GlobResult{},
+		contains: map[ptyproto.Contains]ptyproto.ContainsResult{},
+	}
+}
+
+// geminiReplyQuestion asks a remote daemon whether a Gemini chat file
+// holds a model reply (the same scan as on this machine: chatscan).
+func geminiReplyQuestion(stored string) ptyproto.Contains {
+	return ptyproto.Contains{Path: stored, Pattern: chatscan.GeminiReply}
 }
 
 // pathDirs is the PATH of env as absolute directories, at most what one
@@ -100,6 +113,7 @@ func claudeTranscriptPath(env []string, sessionID, cwd, stored string) string {
 func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd, stored string) error {
 	want := m.candidates(cmd)
 	var globs []ptyproto.Glob
+	var contains []ptyproto.Contains
 	switch agent {
 	case "claude":
 		want = append(want, claudeTranscriptPath(m.env, sessionID, cwd, stored))
@@ -113,6 +127,11 @@ func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd,
 		if stored != "" {
 			want = append(want, stored)
 		}
+		if q := geminiReplyQuestion(stored); filepath.IsAbs(stored) {
+			if _, ok := m.contains[q]; !ok {
+				contains = append(contains, q)
+			}
+		}
 	}
 	if cwd != "" {
 		want = append(want, cwd)
@@ -123,12 +142,12 @@ func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd,
 			ask = append(ask, p)
 		}
 	}
-	if len(ask) == 0 && len(globs) == 0 {
+	if len(ask) == 0 && len(globs) == 0 && len(contains) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, remoteAskTimeout)
 	defer cancel()
-	f, err := m.look(ctx, ask, globs)
+	f, err := m.look(ctx, ask, globs, contains...)
 	if err != nil {
 		return err
 	}
@@ -137,6 +156,9 @@ func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd,
 	}
 	for i, r := range f.Globs {
 		m.globs[globs[i]] = r
+	}
+	for i, r := range f.Contains {
+		m.contains[contains[i]] = r
 	}
 	return nil
 }
@@ -154,9 +176,10 @@ func (m *remoteMachine) isDir(p string) bool { return m.known[p].Kind == "dir" }
 
 // transcript answers as the local check does, from what the daemon told:
 // Claude's file (a stat), Codex's rollout (a bounded glob, the same walk as
-// locally). Gemini's answer is in its chat file (a model reply), which the
-// daemon does not read: a chat file that is not there, or empty, is
-// missing, as locally; one that is there is unknown.
+// locally), Gemini's chat file (a stat, then the same bounded scan for a
+// model reply as locally: reply → saved, none in the whole file →
+// missing; a scan that stopped at a bound, a refusal or an older daemon
+// that does not scan → unknown, with why).
 func (m *remoteMachine) transcript(agent, sessionID, cwd, stored string) (bool, bool, string) {
 	switch agent {
 	case "claude":
@@ -181,7 +204,14 @@ func (m *remoteMachine) transcript(agent, sessionID, cwd, stored string) (bool, 
 		case !s.Exists || s.Size == 0:
 			return false, true, stored
 		}
-		return false, false, stored + " (whether it holds a reply is not read on a remote host)"
+		r, ok := m.contains[geminiReplyQuestion(stored)]
+		switch {
+		case !ok:
+			return false, false, stored + " (not scanned for a model reply)"
+		case r.Err != "":
+			return false, false, stored + " (whether it holds a model reply: " + r.Err + ")"
+		}
+		return geminiReplyCheck(stored, chatscan.Result{Found: r.Found, Incomplete: r.Incomplete}, nil)
 	}
 	return false, false, "unknown"
 }

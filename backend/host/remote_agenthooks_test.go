@@ -212,9 +212,9 @@ func TestRemoteGeminiHooksReachHost(t *testing.T) {
 	waitUntil(t, "gemini's prompt", 30*time.Second, func() bool { return strings.Contains(scr.String(), "Type your message") })
 	b = quitsCleanly(t, h, v, scr, res.TerminalID, rh, "/quit", "gemini")
 
-	// The transcript check on the remote: the chat file is stat'ed there,
-	// not read — there, "unknown" (whether it holds a reply needs its
-	// content); gone, "missing", as on this machine.
+	// The transcript check on the remote: the chat file the fake wrote
+	// there holds its reply — the remote daemon scans it, as this machine
+	// would — so "saved"; gone, "missing", as on this machine.
 	check := func() (bool, bool, string) {
 		t.Helper()
 		rm, err := h.remoteMachineFor(ctx, "box")
@@ -226,8 +226,8 @@ func TestRemoteGeminiHooksReachHost(t *testing.T) {
 		}
 		return rm.transcript("gemini", b.SessionID, work, tp)
 	}
-	if saved, known, p := check(); saved || known || !strings.HasPrefix(p, tp) {
-		t.Fatalf("remote chat file there: saved=%v known=%v %q; want unknown", saved, known, p)
+	if saved, known, p := check(); !saved || !known || p != tp {
+		t.Fatalf("remote chat file there, with the reply: saved=%v known=%v %q; want saved", saved, known, p)
 	}
 	if err := os.Remove(tp); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
 	"github.com/reprise-dev/reprise/backend/layout"
+	"github.com/reprise-dev/reprise/backend/store"
+	"github.com/reprise-dev/reprise/internal/fakeagents/fake"
 )
 
 // paneOf is the pane showing terminal id.
@@ -301,5 +304,104 @@ func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
 	}
 	if !sawDead {
 		t.Fatalf("no line for the unreachable host: %+v", fs)
+	}
+}
+
+// A remote Gemini's conversation is a model reply in its chat file there
+// (Gemini cannot resume a session without one): the remote daemon scans
+// the file (facts "contains", the same bounded scan as on this machine),
+// so the resume check and restore-check answer as they do locally — they
+// said "unknown" for any chat file that existed there. A chat file with
+// the model's reply → resume; one with only the user's prompt → missing;
+// one outside the remote user's home and the agents' directories (a hook
+// payload names the path) → unknown, with why, and nothing read.
+func TestRemoteGeminiChatScannedThere(t *testing.T) {
+	var userHome string
+	h, _, rh := remoteHostEnv(t, func(rh string) string {
+		userHome = filepath.Join(rh, "user-home")
+		return " HOME=" + userHome
+	})
+	ctx := context.Background()
+	work := filepath.Join(userHome, "proj")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Chat files as the fake Gemini writes them (its turn: the prompt, then
+	// the reply), in the remote user's ~/.gemini.
+	chat := func(home, sid string, msgs ...fake.Message) string {
+		t.Helper()
+		p := fake.GeminiChatPath(home, work, time.Now(), sid)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		c := &fake.GeminiChat{Path: p, SessionID: sid, Cwd: work}
+		if err := c.Append(msgs...); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	prompt := fake.Message{Role: "user", Text: "remember PEAR-6"}
+	answer := fake.Message{Role: "assistant", Text: "ack: remember PEAR-6"}
+	type pane struct {
+		term store.Terminal
+		b    bindings.Binding
+		chat string
+	}
+	var panes []pane
+	for i, c := range []struct {
+		home string
+		msgs []fake.Message
+	}{
+		{userHome, []fake.Message{prompt, answer}},
+		{userHome, []fake.Message{prompt}},
+		{filepath.Join(rh, "elsewhere"), []fake.Message{prompt, answer}}, // outside the daemon's roots
+	} {
+		sid := fmt.Sprintf("5c0e1d2%d-7b2c-4d3e-8f4a-5b6c7d8e9f00", i)
+		term, b := endedRemoteBinding(t, h, "gemini", sid, work)
+		p := chat(c.home, sid, c.msgs...)
+		if err := h.store.SetTranscript(ctx, term.ID, p); err != nil {
+			t.Fatal(err)
+		}
+		panes = append(panes, pane{term, b, p})
+	}
+	replied, promptOnly, outside := panes[0], panes[1], panes[2]
+
+	if ok, why := h.candidate(ctx, replied.b); !ok {
+		t.Fatalf("chat file with a reply: no resume offered (%q)", why)
+	}
+	if ok, why := h.candidate(ctx, promptOnly.b); ok || !strings.Contains(why, "saved no conversation") || !strings.Contains(why, promptOnly.chat) || !strings.Contains(why, "on box") {
+		t.Fatalf("chat file with only the prompt: candidate %v, %q; want no offer, the chat file on box named", ok, why)
+	}
+	if ok, _ := h.candidate(ctx, outside.b); !ok {
+		t.Fatal("chat file outside the daemon's roots: the offer was withdrawn (unknown keeps it)")
+	}
+	check := func(what string, fs []PaneForecast) {
+		t.Helper()
+		lines := map[string]PaneForecast{}
+		for _, f := range fs {
+			lines[f.TerminalID] = f
+		}
+		if f := lines[replied.term.ID]; f.Host != "box" || f.Action != ActionResume || f.Transcript != replied.chat || strings.Contains(f.Reason, "unknown") {
+			t.Errorf("%s, chat file with a reply: %+v; want resume", what, f)
+		}
+		if f := lines[promptOnly.term.ID]; f.Host != "box" || f.Action != ActionCannot || !strings.Contains(f.Reason, "transcript missing: "+promptOnly.chat) || !strings.Contains(f.Reason, "on box") {
+			t.Errorf("%s, chat file with only the prompt: %+v; want transcript missing", what, f)
+		}
+		if f := lines[outside.term.ID]; f.Action != ActionResume || !strings.Contains(f.Reason, "(transcript: unknown)") || !strings.Contains(f.Transcript, "outside the home directory") {
+			t.Errorf("%s, chat file outside the daemon's roots: %+v; want unknown, why", what, f)
+		}
+	}
+	h.recordForecast(ctx, true)
+	check("forecast", h.LastRestore().Panes)
+	fs, _ := restoreCheck(t, h) // `reprise restore-check`: the running daemon, no host
+	check("restore-check", fs)
+
+	// The model replies later in the same session: now it resumes.
+	c := &fake.GeminiChat{Path: promptOnly.chat, SessionID: promptOnly.b.SessionID, Cwd: work}
+	if err := c.Append(answer); err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := h.candidate(ctx, promptOnly.b); !ok {
+		t.Fatalf("after the reply: no resume offered (%q)", why)
 	}
 }

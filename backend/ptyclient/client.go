@@ -537,12 +537,15 @@ func (c *Client) Facts(ctx context.Context, login bool, paths []string) (*Facts,
 }
 
 // Look asks the daemon, in one request, whether each of paths exists (stat
-// only) and which paths each of globs names (readdir and stat only,
-// bounded: docs/wire.md "Daemon facts"). At most ptyproto.MaxFactPaths
-// paths and ptyproto.MaxFactGlobs globs. A daemon that predates globs
-// answers the paths, and each glob comes back with Err saying so.
-func (c *Client) Look(ctx context.Context, paths []string, globs []ptyproto.Glob) (*Facts, error) {
-	return c.facts(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Paths: paths, Globs: globs})
+// only), which paths each of globs names (readdir and stat only, bounded)
+// and whether each file of contains holds its named pattern (a bounded,
+// read-only scan): docs/wire.md "Daemon facts". At most
+// ptyproto.MaxFactPaths paths, ptyproto.MaxFactGlobs globs and
+// ptyproto.MaxFactContains contains. A daemon that predates globs or
+// contains answers the rest, and each of those comes back with Err saying
+// so (ErrOldDaemon).
+func (c *Client) Look(ctx context.Context, paths []string, globs []ptyproto.Glob, contains ...ptyproto.Contains) (*Facts, error) {
+	return c.facts(ctx, &ptyproto.Header{Type: ptyproto.TFacts, Paths: paths, Globs: globs, Contains: contains})
 }
 
 func (c *Client) facts(ctx context.Context, h *ptyproto.Header) (*Facts, error) {
@@ -566,6 +569,15 @@ func (c *Client) facts(ctx context.Context, h *ptyproto.Header) (*Facts, error) 
 		}
 	default:
 		return nil, fmt.Errorf("facts: daemon answered %d of %d globs", len(ff.Globs), len(h.Globs))
+	}
+	switch {
+	case len(ff.Contains) == len(h.Contains):
+	case len(ff.Contains) == 0:
+		for _, q := range h.Contains {
+			ff.Contains = append(ff.Contains, ptyproto.ContainsResult{Path: q.Path, Pattern: q.Pattern, Err: ErrOldDaemon.Error()})
+		}
+	default:
+		return nil, fmt.Errorf("facts: daemon answered %d of %d contains", len(ff.Contains), len(h.Contains))
 	}
 	return ff, nil
 }

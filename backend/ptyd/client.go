@@ -198,9 +198,9 @@ func (c *client) handle(f *ptyproto.Frame) {
 			c.reply(h.Req, nil, fmt.Errorf("facts: %d requests already running on this connection", maxFactsInFlight))
 			return
 		}
-		req, login, paths, globs := h.Req, h.Login, h.Paths, h.Globs
+		req, login, paths, globs, contains := h.Req, h.Login, h.Paths, h.Globs, h.Contains
 		go func() {
-			f, err := s.facts(context.Background(), login, paths, globs, func() {
+			f, err := s.facts(context.Background(), login, paths, globs, contains, func() {
 				c.mu.Lock()
 				c.facts--
 				c.mu.Unlock()

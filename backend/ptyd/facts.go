@@ -18,7 +18,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/reprise-dev/reprise/backend/boundglob"
+	"github.com/reprise-dev/reprise/backend/chatscan"
 	"github.com/reprise-dev/reprise/backend/ptyproto"
+	"github.com/reprise-dev/reprise/backend/safefile"
 )
 
 // The daemon answers for its machine what the host used to read from its
@@ -92,7 +94,7 @@ func (ss *session) currentCwd() (string, bool) {
 // once nothing of the request runs any more — after a stat that outlived
 // the answer's bound, when that stat returns — so the client's in-flight
 // bound counts stuck stats too.
-func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []ptyproto.Glob, release func()) (*ptyproto.Facts, error) {
+func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []ptyproto.Glob, contains []ptyproto.Contains, release func()) (*ptyproto.Facts, error) {
 	handedOff := false
 	defer func() {
 		if !handedOff {
@@ -110,6 +112,9 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []
 	if len(globs) > ptyproto.MaxFactGlobs {
 		return nil, fmt.Errorf("facts: %d globs asked, at most %d per request", len(globs), ptyproto.MaxFactGlobs)
 	}
+	if len(contains) > ptyproto.MaxFactContains {
+		return nil, fmt.Errorf("facts: %d contains asked, at most %d per request", len(contains), ptyproto.MaxFactContains)
+	}
 	f := &ptyproto.Facts{}
 	f.Home, _ = os.UserHomeDir()
 	if login {
@@ -126,7 +131,7 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []
 		f.Env = env
 		s.noteAgentDirs(env)
 	}
-	if len(paths) == 0 && len(globs) == 0 {
+	if len(paths) == 0 && len(globs) == 0 && len(contains) == 0 {
 		return f, nil
 	}
 	// Each stat may block (a hung mount); the request's bound still
@@ -139,11 +144,12 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []
 	gctx, gcancel := context.WithDeadline(ctx, deadline.Add(-globMargin))
 	roots := s.globRoots(f.Home)
 	type answer struct {
-		paths []ptyproto.PathStat
-		globs []ptyproto.GlobResult
+		paths    []ptyproto.PathStat
+		globs    []ptyproto.GlobResult
+		contains []ptyproto.ContainsResult
 	}
 	done := make(chan answer, 1)
-	cur := make(chan string, len(paths)+len(globs))
+	cur := make(chan string, len(paths)+len(globs)+len(contains))
 	handedOff = true
 	go func() {
 		defer release()
@@ -161,11 +167,15 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []
 			cur <- fmt.Sprintf("glob %q under %q", g.Pattern, g.Root)
 			a.globs = append(a.globs, globPath(gctx, g, roots, &budget))
 		}
+		for _, q := range contains {
+			cur <- fmt.Sprintf("scan %q for %q", q.Path, q.Pattern)
+			a.contains = append(a.contains, containsPath(gctx, q, roots))
+		}
 		done <- a
 	}()
 	select {
 	case a := <-done:
-		f.Paths, f.Globs = a.paths, a.globs
+		f.Paths, f.Globs, f.Contains = a.paths, a.globs, a.contains
 		return f, nil
 	case <-sctx.Done():
 		last := ""
@@ -176,7 +186,8 @@ func (s *Server) facts(ctx context.Context, login bool, paths []string, globs []
 	}
 }
 
-// globMargin is how long before the request's bound a glob's walk stops.
+// globMargin is how long before the request's bound a glob's walk (and a
+// contains' scan) stops.
 const globMargin = time.Second
 
 // globRoots are the directories a glob may walk under: the daemon user's
@@ -196,7 +207,9 @@ func (s *Server) globRoots(home string) []string {
 	return out
 }
 
-var agentDirVars = []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR"}
+// GEMINI_CLI_HOME stands in for the home of Gemini CLI (its
+// chats are under $GEMINI_CLI_HOME/.gemini/tmp).
+var agentDirVars = []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"}
 
 // noteAgentDirs remembers the agents' directories a login environment
 // names (replacing the last ones: at most len(agentDirVars)).
@@ -223,11 +236,7 @@ func globPath(ctx context.Context, g ptyproto.Glob, roots []string, budget *int)
 		r.Err = err.Error()
 		return r
 	}
-	inside := false
-	for _, d := range roots {
-		inside = inside || boundglob.Within(g.Root, d)
-	}
-	if !inside {
+	if !within(g.Root, roots) {
 		r.Err = "root is outside the home directory and the agents' directories"
 		return r
 	}
@@ -241,6 +250,86 @@ func globPath(ctx context.Context, g ptyproto.Glob, roots []string, budget *int)
 		r.Matches = append(r.Matches, ptyproto.GlobMatch{Path: m.Path, Kind: m.Kind, Size: m.Size})
 	}
 	return r
+}
+
+// containsPath is one contains' answer: refused (Err) when the path is not
+// clean and absolute, lies outside roots — before or after its symlinks
+// are followed — or the pattern is not one of chatscan's; else the bounded
+// scan of the file, opened with safefile (a FIFO or device is refused
+// unread, so it cannot hang the request).
+func containsPath(ctx context.Context, q ptyproto.Contains, roots []string) ptyproto.ContainsResult {
+	r := ptyproto.ContainsResult{Path: q.Path, Pattern: q.Pattern}
+	p := q.Path
+	switch {
+	case !chatscan.Known(q.Pattern):
+		r.Err = fmt.Sprintf("unknown pattern %q", q.Pattern)
+		return r
+	case len(p) > ptyproto.MaxFactPathLen:
+		r.Err = fmt.Sprintf("a path of %d bytes, at most %d", len(p), ptyproto.MaxFactPathLen)
+		return r
+	case strings.ContainsRune(p, 0):
+		r.Err = "path contains a NUL byte"
+		return r
+	case !filepath.IsAbs(p) || filepath.Clean(p) != p:
+		r.Err = "not a clean absolute path"
+		return r
+	case !within(p, roots):
+		r.Err = outsideRoots
+		return r
+	}
+	var realRoots []string
+	for _, d := range roots {
+		if d == "" {
+			continue
+		}
+		if rd, err := filepath.EvalSymlinks(d); err == nil {
+			d = rd
+		}
+		realRoots = append(realRoots, d)
+	}
+	// Where its links lead: a link under the home to a file elsewhere is
+	// refused as that file would be, before it is opened (a device's open
+	// may do something) and again after (the link may change in between).
+	if dest, err := filepath.EvalSymlinks(p); err == nil && !within(dest, realRoots) {
+		r.Err = outsideRoots + " (where its links lead)"
+		return r
+	}
+	fh, _, err := safefile.Open(p)
+	if err != nil {
+		r.Err = strings.TrimPrefix(err.Error(), "open "+p+": ")
+		return r
+	}
+	defer fh.Close()
+	opened, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(fh.Fd())))
+	if err != nil {
+		opened, err = filepath.EvalSymlinks(p)
+	}
+	if err != nil {
+		r.Err = "resolve the path: " + err.Error()
+		return r
+	}
+	if !within(opened, realRoots) {
+		r.Err = outsideRoots + " (where its links lead)"
+		return r
+	}
+	res, err := chatscan.Scan(ctx, fh, q.Pattern)
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	r.Found, r.Incomplete = res.Found, res.Incomplete
+	return r
+}
+
+const outsideRoots = "path is outside the home directory and the agents' directories"
+
+func within(p string, roots []string) bool {
+	for _, d := range roots {
+		if boundglob.Within(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // statPath is one path's answer: stat only — a FIFO or device is named,

@@ -311,3 +311,137 @@ func TestFactsGlobs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Contains: whether a file holds one of the daemon's fixed patterns (a
+// Gemini model reply) — read-only and bounded: a FIFO (where an open would
+// block) is refused unread, a file outside the home and the agents'
+// directories is not read, whether named so or reached by a link or "..",
+// a scan that stopped at its byte bound answers incomplete (never "no
+// reply"), and a pattern the requester makes up is refused.
+func TestFactsContains(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	geminiHome := t.TempDir() // GEMINI_CLI_HOME out of the home
+	t.Setenv("GEMINI_CLI_HOME", geminiHome)
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	_, sock := startServer(t, Config{})
+	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	ctx := context.Background()
+
+	chats := filepath.Join(home, ".gemini", "tmp", "proj", "chats")
+	if err := os.MkdirAll(chats, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	file := func(dir, name, content string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	reply := file(chats, "reply.jsonl", `{"sessionId":"s1"}`+"\n"+`{"type":"user","content":"hi"}`+"\n"+`{"type":"gemini","content":"ack: hi"}`+"\n")
+	prompt := file(chats, "prompt.jsonl", `{"sessionId":"s2"}`+"\n"+`{"type":"user","content":"hi"}`+"\n")
+	elsewhere := file(geminiHome, "reply.json", `{"messages":[{"type": "gemini"}]}`)
+	big := filepath.Join(chats, "big.jsonl") // a reply only past the byte bound
+	bf, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bf.WriteAt([]byte(`{"type":"gemini"}`), 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	bf.Close()
+	fifo := filepath.Join(chats, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	secret := file(outside, "secret.json", `{"type":"gemini"}`)
+	outFifo := filepath.Join(outside, "fifo")
+	if err := syscall.Mkfifo(outFifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(chats, "link.jsonl")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	linkFifo := filepath.Join(chats, "linkfifo.jsonl")
+	if err := os.Symlink(outFifo, linkFifo); err != nil {
+		t.Fatal(err)
+	}
+	dotdot := home + "/../" + filepath.Base(outside) + "/secret.json"
+	if !strings.HasPrefix(dotdot, home+"/") {
+		t.Fatal("bad test path")
+	}
+
+	const g = "gemini-reply"
+	cases := []struct {
+		q          ptyproto.Contains
+		found      bool
+		incomplete bool
+		err        string
+	}{
+		{ptyproto.Contains{Path: reply, Pattern: g}, true, false, ""},
+		{ptyproto.Contains{Path: prompt, Pattern: g}, false, false, ""},
+		{ptyproto.Contains{Path: elsewhere, Pattern: g}, true, false, ""},
+		{ptyproto.Contains{Path: big, Pattern: g}, false, true, ""},
+		{ptyproto.Contains{Path: fifo, Pattern: g}, false, false, "not a regular file"},
+		{ptyproto.Contains{Path: secret, Pattern: g}, false, false, "outside the home"},
+		{ptyproto.Contains{Path: dotdot, Pattern: g}, false, false, "not a clean absolute path"},
+		{ptyproto.Contains{Path: link, Pattern: g}, false, false, "where its links lead"},
+		{ptyproto.Contains{Path: linkFifo, Pattern: g}, false, false, "where its links lead"},
+		{ptyproto.Contains{Path: "chats/reply.jsonl", Pattern: g}, false, false, "not a clean absolute path"},
+		{ptyproto.Contains{Path: reply, Pattern: `"type"`}, false, false, "unknown pattern"},
+		{ptyproto.Contains{Path: filepath.Join(chats, "gone.jsonl"), Pattern: g}, false, false, "no such file"},
+	}
+	run := func(qs []ptyproto.Contains) *ptyclient.Facts {
+		t.Helper()
+		done := make(chan struct{})
+		var f *ptyclient.Facts
+		var err error
+		go func() {
+			defer close(done)
+			f, err = c.Look(ctx, nil, nil, qs...)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("a contains hung the request")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Contains) != len(qs) {
+			t.Fatalf("answered %d of %d: %+v", len(f.Contains), len(qs), f)
+		}
+		return f
+	}
+	for start := 0; start < len(cases); start += ptyproto.MaxFactContains {
+		batch := cases[start:min(start+ptyproto.MaxFactContains, len(cases))]
+		var qs []ptyproto.Contains
+		for _, tc := range batch {
+			qs = append(qs, tc.q)
+		}
+		f := run(qs)
+		for i, tc := range batch {
+			r := f.Contains[i]
+			if r.Path != tc.q.Path || r.Pattern != tc.q.Pattern || r.Found != tc.found || (r.Incomplete != "") != tc.incomplete ||
+				(tc.err == "") != (r.Err == "") || !strings.Contains(r.Err, tc.err) {
+				t.Errorf("%s for %q: %+v; want found %v, incomplete %v, err %q", tc.q.Pattern, tc.q.Path, r, tc.found, tc.incomplete, tc.err)
+			}
+		}
+	}
+
+	many := make([]ptyproto.Contains, ptyproto.MaxFactContains+1)
+	for i := range many {
+		many[i] = ptyproto.Contains{Path: reply, Pattern: g}
+	}
+	if _, err := c.Look(ctx, nil, nil, many...); err == nil || !strings.Contains(err.Error(), "at most 8") {
+		t.Fatalf("too many contains: %v", err)
+	}
+	if err := c.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -97,10 +97,12 @@ const (
 	// nothing else runs in front), read from the daemon machine's /proc.
 	TCwd = "cwd"
 	// TFacts asks about the daemon's machine: c→d {req, login?, paths?,
-	// globs?} → d→c {req, facts}. login: the user's login shell and the
-	// environment a login shell there starts with; paths: whether each
-	// exists (stat only, never opened); globs: the files a pattern names
-	// under a root (readdir and stat only, bounded: boundglob).
+	// globs?, contains?} → d→c {req, facts}. login: the user's login shell
+	// and the environment a login shell there starts with; paths: whether
+	// each exists (stat only, never opened); globs: the files a pattern
+	// names under a root (readdir and stat only, bounded: boundglob);
+	// contains: whether a file holds one of a fixed set of patterns
+	// (read-only, bounded: chatscan).
 	// docs/wire.md "Daemon facts".
 	TFacts = "facts"
 	// TLogTail reads the scrollback log a session left on the daemon's disk
@@ -125,6 +127,9 @@ const (
 	// entries read (each pattern's own bounds are boundglob's).
 	MaxFactGlobs = 8
 	MaxGlobVisit = 100_000
+	// MaxFactContains contains questions per request (each scan's byte
+	// bound is chatscan's).
+	MaxFactContains = 8
 )
 
 // Header is the JSON part of a frame. One struct for all frame types keeps
@@ -178,8 +183,9 @@ type Header struct {
 	// Login and Paths, on a facts request; Facts on its reply.
 	Login bool     `json:"login,omitempty"`
 	Paths []string `json:"paths,omitempty"`
-	Globs []Glob   `json:"globs,omitempty"`
-	Facts *Facts   `json:"facts,omitempty"`
+	Globs    []Glob     `json:"globs,omitempty"`
+	Contains []Contains `json:"contains,omitempty"`
+	Facts    *Facts     `json:"facts,omitempty"`
 
 	// Features, on hello: what this side speaks beyond Version (FeatureBinary).
 	// A peer that predates it sends none and ignores them.
@@ -199,6 +205,31 @@ type Facts struct {
 	// Globs: one per requested glob, in order. A daemon that predates
 	// globs answers none.
 	Globs []GlobResult `json:"globs,omitempty"`
+	// Contains: one per requested contains, in order. A daemon that
+	// predates it answers none.
+	Contains []ContainsResult `json:"contains,omitempty"`
+}
+
+// Contains asks whether the file at Path holds Pattern — the name of one
+// of the daemon's fixed patterns (chatscan: "gemini-reply"), never a
+// pattern of the requester's.
+type Contains struct {
+	Path    string `json:"path"`
+	Pattern string `json:"pattern"`
+}
+
+// ContainsResult is one contains' answer: Found, or not — and then
+// Incomplete says why the scan stopped before the end of the file (its
+// byte or time bound), so no match there does not mean none. Err: the
+// answer is unknown — refused (not a clean absolute path, outside the home
+// and the agents' directories, an unknown pattern) or not read (not
+// there, not a regular file, permission denied); nothing was scanned.
+type ContainsResult struct {
+	Path       string `json:"path"`
+	Pattern    string `json:"pattern"`
+	Found      bool   `json:"found,omitempty"`
+	Incomplete string `json:"incomplete,omitempty"`
+	Err        string `json:"err,omitempty"`
 }
 
 // Glob asks which paths under Root (a literal directory) Pattern names
