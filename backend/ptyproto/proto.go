@@ -180,9 +180,10 @@ type Header struct {
 
 	// Cwds, on a cwd reply: session id → its current directory.
 	Cwds map[string]string `json:"cwds,omitempty"`
-	// Login and Paths, on a facts request; Facts on its reply.
-	Login bool     `json:"login,omitempty"`
-	Paths []string `json:"paths,omitempty"`
+	// Login, Paths, Globs and Contains, on a facts request; Facts on its
+	// reply.
+	Login    bool       `json:"login,omitempty"`
+	Paths    []string   `json:"paths,omitempty"`
 	Globs    []Glob     `json:"globs,omitempty"`
 	Contains []Contains `json:"contains,omitempty"`
 	Facts    *Facts     `json:"facts,omitempty"`
