@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -169,4 +171,21 @@ func codewordBack(t *testing.T, v *Viewer, r api.ResumeResult, paneID, codeword 
 	}
 	s := attach(t, v, r.TerminalID)
 	waitUntil(t, "the codeword back", 30*time.Second, func() bool { return strings.Contains(s.String(), "ack: remember "+codeword) })
+}
+
+// remoteHostOwnHome is remoteHost whose remote user has a HOME of its own
+// (userHome, under the remote Reprise home rh) rather than the test
+// user's: where a remote agent's ~/.gemini goes. work is userHome/proj,
+// made.
+func remoteHostOwnHome(t *testing.T) (h *Host, rh, userHome, work string) {
+	t.Helper()
+	h, _, rh = remoteHostEnv(t, func(rh string) string {
+		userHome = filepath.Join(rh, "user-home")
+		return " HOME=" + userHome
+	})
+	work = filepath.Join(userHome, "proj")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return h, rh, userHome, work
 }

@@ -145,16 +145,8 @@ func TestRemoteCodexHooksReachHost(t *testing.T) {
 // banner. (It used to be checked only that the hooks were installed: no
 // fake Gemini existed to fire them.)
 func TestRemoteGeminiHooksReachHost(t *testing.T) {
-	var userHome string
-	h, _, rh := remoteHostEnv(t, func(rh string) string {
-		userHome = filepath.Join(rh, "user-home")
-		return " HOME=" + userHome
-	})
+	h, rh, userHome, work := remoteHostOwnHome(t)
 	ctx := context.Background()
-	work := filepath.Join(userHome, "proj")
-	if err := os.MkdirAll(work, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	settings := filepath.Join(userHome, ".gemini", "settings.json")
 	mine := filepath.Join(rh, "mine.log")
 	userEntry := `{"hooks": [{"type": "command", "command": "echo mine >> ` + mine + `"}]}`

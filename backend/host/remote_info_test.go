@@ -316,16 +316,8 @@ func TestRemoteCodexTranscriptFoundByGlob(t *testing.T) {
 // one outside the remote user's home and the agents' directories (a hook
 // payload names the path) → unknown, with why, and nothing read.
 func TestRemoteGeminiChatScannedThere(t *testing.T) {
-	var userHome string
-	h, _, rh := remoteHostEnv(t, func(rh string) string {
-		userHome = filepath.Join(rh, "user-home")
-		return " HOME=" + userHome
-	})
+	h, rh, userHome, work := remoteHostOwnHome(t)
 	ctx := context.Background()
-	work := filepath.Join(userHome, "proj")
-	if err := os.MkdirAll(work, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	// Chat files as the fake Gemini writes them (its turn: the prompt, then
 	// the reply), in the remote user's ~/.gemini.
 	chat := func(home, sid string, msgs ...fake.Message) string {

@@ -560,26 +560,34 @@ func (c *Client) facts(ctx context.Context, h *ptyproto.Header) (*Facts, error) 
 	if len(ff.Paths) != len(h.Paths) {
 		return nil, fmt.Errorf("facts: daemon answered %d of %d paths", len(ff.Paths), len(h.Paths))
 	}
-	switch {
-	case len(ff.Globs) == len(h.Globs):
-	case len(ff.Globs) == 0:
-		// An older daemon ignores the field it does not know.
-		for _, g := range h.Globs {
-			ff.Globs = append(ff.Globs, ptyproto.GlobResult{Root: g.Root, Pattern: g.Pattern, Err: ErrOldDaemon.Error()})
-		}
-	default:
-		return nil, fmt.Errorf("facts: daemon answered %d of %d globs", len(ff.Globs), len(h.Globs))
+	if ff.Globs, err = answered("globs", h.Globs, ff.Globs, func(g ptyproto.Glob) ptyproto.GlobResult {
+		return ptyproto.GlobResult{Root: g.Root, Pattern: g.Pattern, Err: ErrOldDaemon.Error()}
+	}); err != nil {
+		return nil, err
 	}
-	switch {
-	case len(ff.Contains) == len(h.Contains):
-	case len(ff.Contains) == 0:
-		for _, q := range h.Contains {
-			ff.Contains = append(ff.Contains, ptyproto.ContainsResult{Path: q.Path, Pattern: q.Pattern, Err: ErrOldDaemon.Error()})
-		}
-	default:
-		return nil, fmt.Errorf("facts: daemon answered %d of %d contains", len(ff.Contains), len(h.Contains))
+	if ff.Contains, err = answered("contains", h.Contains, ff.Contains, func(q ptyproto.Contains) ptyproto.ContainsResult {
+		return ptyproto.ContainsResult{Path: q.Path, Pattern: q.Pattern, Err: ErrOldDaemon.Error()}
+	}); err != nil {
+		return nil, err
 	}
 	return ff, nil
+}
+
+// answered checks a facts reply's answers to one field's questions: one
+// per question, or none from a daemon that predates the field (it ignores
+// what it does not know), each then unknown as older says.
+func answered[Q, A any](field string, asked []Q, got []A, older func(Q) A) ([]A, error) {
+	switch {
+	case len(got) == len(asked):
+		return got, nil
+	case len(got) == 0:
+		out := make([]A, 0, len(asked))
+		for _, q := range asked {
+			out = append(out, older(q))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("facts: daemon answered %d of %d %s", len(got), len(asked), field)
 }
 
 // LogTail is the end of the scrollback log a session left on the daemon's

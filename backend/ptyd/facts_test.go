@@ -204,17 +204,26 @@ func TestFactsTimeoutLeavesProfileChildrenToFinish(t *testing.T) {
 	}
 }
 
+// factsServer starts a daemon whose HOME is a new directory and whose only
+// agent directory is another, out of the home (as a user may set it), in
+// variable agentVar; c is a client of it.
+func factsServer(t *testing.T, agentVar string) (home, agentDir string, c *ptyclient.Client) {
+	t.Helper()
+	home, agentDir = t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	for _, k := range agentDirVars {
+		t.Setenv(k, "")
+	}
+	t.Setenv(agentVar, agentDir)
+	_, sock := startServer(t, Config{})
+	return home, agentDir, dial(t, sock, ptyclient.Options{Name: "test"})
+}
+
 // Globs: what a pattern names under a root, readdir and stat only — a FIFO
 // in the tree is named, never opened — confined to the home and the
 // agents' directories, refused per glob when hostile, and bounded.
 func TestFactsGlobs(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	agentDir := t.TempDir() // CODEX_HOME out of the home, as a user may set it
-	t.Setenv("CODEX_HOME", agentDir)
-	t.Setenv("CLAUDE_CONFIG_DIR", "")
-	_, sock := startServer(t, Config{})
-	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	home, agentDir, c := factsServer(t, "CODEX_HOME")
 	ctx := context.Background()
 	day := filepath.Join(agentDir, "sessions", "2026", "12", "02")
 	if err := os.MkdirAll(day, 0o700); err != nil {
@@ -319,14 +328,7 @@ func TestFactsGlobs(t *testing.T) {
 // a scan that stopped at its byte bound answers incomplete (never "no
 // reply"), and a pattern the requester makes up is refused.
 func TestFactsContains(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	geminiHome := t.TempDir() // GEMINI_CLI_HOME out of the home
-	t.Setenv("GEMINI_CLI_HOME", geminiHome)
-	t.Setenv("CODEX_HOME", "")
-	t.Setenv("CLAUDE_CONFIG_DIR", "")
-	_, sock := startServer(t, Config{})
-	c := dial(t, sock, ptyclient.Options{Name: "test"})
+	home, geminiHome, c := factsServer(t, "GEMINI_CLI_HOME")
 	ctx := context.Background()
 
 	chats := filepath.Join(home, ".gemini", "tmp", "proj", "chats")
