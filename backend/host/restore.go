@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/agents/catalog"
@@ -225,7 +226,7 @@ func geminiReplyCheck(stored string, r chatscan.Result, err error) (saved, known
 	switch {
 	case errors.Is(err, safefile.ErrNotRegular):
 		return false, true, stored + " (not a regular file)"
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		return false, true, stored
 	case err != nil:
 		return false, false, stored + " (" + err.Error() + ")"

@@ -45,6 +45,8 @@ func TestTranscriptCheckHostilePaths(t *testing.T) {
 		{"gemini sparse", "gemini", sparse, false, false, false},
 		{"gemini reply", "gemini", reply, true, true, false},
 		{"gemini prompt only", "gemini", prompt, false, true, false},
+		{"gemini gone", "gemini", filepath.Join(dir, "gone.json"), false, true, false},
+		{"gemini under a file", "gemini", filepath.Join(reply, "x.json"), false, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.agent == "claude" {
