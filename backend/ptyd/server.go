@@ -41,6 +41,17 @@ type Config struct {
 	HighWater  int64
 	MinWindow  int64
 	WindowTime time.Duration
+	// StartWindow is a new subscriber's window, and the window a local
+	// subscriber starts again from after an ack that leaves it nothing to
+	// draw while the reader was not held back by it: the window was not
+	// what limited the output, so nothing says how fast the next burst is
+	// drawn (TCP's window validation after idle, RFC 2861, alike). What is
+	// read must all be drawn, and the next burst may be slow text (`yes`: a
+	// line feed per 4 bytes): a window left at a fast reader's HighWater,
+	// or a new subscriber's, let up to a megabyte out before the first ack
+	// of the burst, a second of drawing after a Ctrl+C. The window grows
+	// from here with the burst's acks (acked, steer).
+	StartWindow int64
 	// Over a link with latency (a client that reported its round-trip time,
 	// ptyproto TLink: a remote host over ssh) the window must also cover
 	// what is in flight, or throughput is capped at window/RTT: the window
@@ -65,6 +76,10 @@ func (c *Config) fill() {
 		c.MinWindow = 8 << 10
 	}
 	c.MinWindow = min(c.MinWindow, c.HighWater)
+	if c.StartWindow <= 0 {
+		c.StartWindow = 32 << 10
+	}
+	c.StartWindow = min(max(c.StartWindow, c.MinWindow), c.HighWater)
 	if c.WindowTime <= 0 {
 		c.WindowTime = 10 * time.Millisecond
 	}

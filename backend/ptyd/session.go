@@ -110,6 +110,13 @@ func (b *sub) acked(n int64, reported float64, queued int64, now time.Time, cfg 
 			b.window = windowFor(b.rate, b.c.linkRTT(cfg), cfg)
 		}
 	}
+	if !held && b.backlog() == 0 && b.c.linkRTT(cfg) <= 0 {
+		// Caught up, and the window was not the limit: the next burst starts
+		// from StartWindow (Config.StartWindow). Over a link the window keeps
+		// what the round trip holds (windowFor), which throughput needs from
+		// the burst's first byte.
+		b.window = min(b.window, cfg.StartWindow)
+	}
 	b.lastAck = now
 	b.blockedSince = time.Time{}
 	if b.waiting {
@@ -604,7 +611,7 @@ func (ss *session) subscribe(c *client, lines int, resume bool, from int64) (int
 		pending = scrollback.LastLines(all, lines)
 		off = ss.ring.total - int64(len(pending))
 	}
-	b := &sub{c: c, s: ss, pending: pending, window: ss.srv.cfg.HighWater}
+	b := &sub{c: c, s: ss, pending: pending, window: ss.srv.cfg.StartWindow}
 	n := int64(len(b.pending))
 	if ss.exited {
 		inf := ss.exit
