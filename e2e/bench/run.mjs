@@ -219,10 +219,11 @@ async function rawClientPage(browser, server) {
         }
         const n = e.data.byteLength - 5;
         c.unacked += n;
-        // Not more than the app's batch: the daemon's smallest window is 48 KiB, resumed under
-        // 3/4 of it, so a client that waits for 100 KB before acknowledging can wait forever
-        // (it did, under load: the raw run stalled for good at ~1.5 MB).
-        if (c.unacked >= 16 * 1024) c.ack();
+        // Acknowledged at once, as the app does when it has nothing left to draw (docs/wire.md
+        // "Flow control"): the daemon's window can be as small as 8 KiB, resumed under 3/4 of it,
+        // so a client that waits for a batch (it was 16 KiB, before that 100 KB) can wait forever.
+        // It did: the raw run stalled for good, on main's binary as on the branch's.
+        c.ack();
         if (c.onOutput) c.onOutput(n);
       };
       await c.call('hello', {});
@@ -809,7 +810,8 @@ async function benchCtrlC(server, page, pane) {
     await page.evaluate(
       ({ id, quiet }) => {
         const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
-        const c = (window.__cc = { t0: 0, last: 0, done: null });
+        // tl: every change after the key, [ms after it, bytes received, bytes parsed] (where the time goes).
+        const c = (window.__cc = { t0: 0, last: 0, done: null, tl: [] });
         let pw = -1, pr = -1, base = 0;
         const kd = (e) => {
           if (!e.ctrlKey || e.key.toLowerCase() !== 'c') return;
@@ -822,12 +824,13 @@ async function benchCtrlC(server, page, pane) {
           const s = st();
           const now = performance.now();
           if (s.written !== pw || s.rendered !== pr) {
+            if (c.t0 && c.tl.length < 400) c.tl.push([+(now - c.t0).toFixed(1), s.written - base, s.rendered - base]);
             c.last = now;
             pw = s.written;
             pr = s.rendered;
           }
           if (c.t0 && now - Math.max(c.last, c.t0) >= quiet && s.rendered === s.written) {
-            c.done = { stopMs: Math.max(0, c.last - c.t0), bytesAfter: s.written - base };
+            c.done = { stopMs: Math.max(0, c.last - c.t0), bytesAfter: s.written - base, tl: c.tl };
             return;
           }
           setTimeout(poll, 2);
@@ -841,6 +844,7 @@ async function benchCtrlC(server, page, pane) {
     await waitForPrompt(page, pane, { timeoutMs: 10000 });
     runs.push(res);
     log(`ctrl+c run ${r + 1}: flood stopped ${res.stopMs.toFixed(1)} ms after the keydown (${(res.bytesAfter / 1024).toFixed(0)} KiB after it)`);
+    log(`ctrl+c run ${r + 1} timeline [ms, bytes received, bytes parsed]: ${res.tl.map((x) => x.join('/')).join(' ')}`);
   }
   const pty = [];
   for (let r = 0; r < RUNS; r++) {
