@@ -62,7 +62,10 @@ type Config struct {
 	LinkHighWater int64
 	LinkMargin    float64
 	MaxLinkRTT    time.Duration
-	Logger        *slog.Logger
+	// NoHandoff refuses ptyproto.FeatureHandoff, as a daemon that predates
+	// it does (tests of the relay's fallback).
+	NoHandoff bool
+	Logger    *slog.Logger
 }
 
 func (c *Config) fill() {
@@ -168,7 +171,17 @@ func (s *Server) ServeConn(conn net.Conn) {
 		_ = ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.TError, Version: ptyproto.Version, Error: msg}, nil)
 		return
 	}
-	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: []string{ptyproto.FeatureBinary, ptyproto.FeatureAckRate, ptyproto.FeatureAckQueue}}, nil); err != nil {
+	feats := []string{ptyproto.FeatureBinary, ptyproto.FeatureAckRate, ptyproto.FeatureAckQueue}
+	uc, isUnix := conn.(*net.UnixConn)
+	handoff := f.Header.Has(ptyproto.FeatureHandoff) && isUnix && !s.cfg.NoHandoff
+	if handoff {
+		feats = append(feats, ptyproto.FeatureHandoff)
+	}
+	if err := ptyproto.WriteFrame(conn, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, PID: os.Getpid(), Features: feats}, nil); err != nil {
+		return
+	}
+	if handoff {
+		s.serveHandoff(uc, br, f.Header.Client)
 		return
 	}
 	c := newClient(s, conn, f.Header.Client)

@@ -48,6 +48,20 @@ const FeatureAckRate = "rate1"
 // "Flow control"). Sent only to a daemon that lists the feature.
 const FeatureAckQueue = "queue1"
 
+// FeatureHandoff, in the hello of `reprise ptyd connect` (the relay at the
+// far end of an ssh channel): it offers to hand the channel's stdio to the
+// daemon instead of copying every byte between them. In the daemon's hello:
+// it takes the offer. The relay then sends one THandoff frame with the two
+// file descriptors attached (SCM_RIGHTS: the channel's read end first, its
+// write end second), the daemon answers TOK or TError on that connection and
+// serves the protocol on the descriptors as on a connection of their own —
+// the host's hello comes next on them. The relay's connection stays open
+// until the daemon is done with the descriptors, then the daemon closes it.
+// A daemon that predates the feature answers a plain hello; the relay then
+// dials again and copies bytes as before (docs/wire.md "Flow control over a
+// link").
+const FeatureHandoff = "handoff1"
+
 // Binary frame kinds.
 const (
 	binOutput = 1
@@ -116,6 +130,10 @@ const (
 	// TLogRemove deletes such a log once the host has restored it
 	// elsewhere: c→d {req, session} → TOK.
 	TLogRemove = "logrm"
+	// THandoff is the relay's one frame after a hello with FeatureHandoff
+	// (see there): c→d {}, with two file descriptors attached → TOK or
+	// TError.
+	THandoff = "handoff"
 )
 
 // Limits of a facts request: what one request may ask, so a hostile or
@@ -437,6 +455,10 @@ func WriteOutput(w io.Writer, session string, payload []byte) error {
 		_, err = w.Write(h)
 		return err
 	}
+	if vw, ok := w.(VectorWriter); ok {
+		_, err = vw.WriteVectored(h, payload)
+		return err
+	}
 	if _, ok := w.(net.Conn); ok {
 		bufs := net.Buffers{h, payload}
 		_, err = bufs.WriteTo(w)
@@ -444,6 +466,14 @@ func WriteOutput(w io.Writer, session string, payload []byte) error {
 	}
 	_, err = w.Write(append(h, payload...))
 	return err
+}
+
+// VectorWriter is a writer that writes several buffers in one call (writev):
+// a connection that is not one of package net's (the pipes of an ssh
+// channel handed to the daemon), so an output frame's header and payload
+// still go out in one write.
+type VectorWriter interface {
+	WriteVectored(bufs ...[]byte) (int64, error)
 }
 
 // WriteAck writes one ack frame in the binary form (FeatureBinary).

@@ -91,6 +91,36 @@ func BenchmarkLinkCat(b *testing.B) {
 	}
 }
 
+// BenchmarkLinkCatPaired is BenchmarkLinkCat with the two endpoints taking
+// turns: each iteration streams size bytes locally, then over ssh, and the
+// ratio reported is the median of the iterations' ssh/local throughput
+// ratios. On a machine shared with other jobs the load drifts by the second;
+// BenchmarkLinkCat's ratio compares the local runs of one stretch with the
+// ssh runs of the next, this one each ssh run with the local run just
+// before it.
+func BenchmarkLinkCatPaired(b *testing.B) {
+	const size = 32 << 20
+	eps := endpoints(b)
+	var ratios []float64
+	var tl, ts time.Duration
+	b.SetBytes(2 * size)
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		catOnce(b, eps["local"], size)
+		t1 := time.Now()
+		catOnce(b, eps["ssh"], size)
+		dl, ds := t1.Sub(t0), time.Since(t1)
+		tl += dl
+		ts += ds
+		ratios = append(ratios, dl.Seconds()/ds.Seconds())
+	}
+	sort.Float64s(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "ssh/local")
+	b.ReportMetric(ratios[0], "min-ssh/local")
+	b.ReportMetric(float64(b.N)*size/tl.Seconds()/1e6, "local-MB/s")
+	b.ReportMetric(float64(b.N)*size/ts.Seconds()/1e6, "ssh-MB/s")
+}
+
 // BenchmarkLinkCat50ms is BenchmarkLinkCat over a link of 50 ms round trip
 // (a network namespace behind a delay line, delayline_test.go; tc netem is
 // not available on this machine): the daemon's window with the link's RTT
@@ -128,45 +158,50 @@ func BenchmarkLinkCat50ms(b *testing.B) {
 func catThrough(b *testing.B, c *ptyclient.Client, size int64) {
 	b.SetBytes(size)
 	for i := 0; i < b.N; i++ {
-		id := fmt.Sprintf("t_cat%d", benchSeq.Add(1))
-		var got atomic.Int64
-		done := make(chan struct{})
-		var sub *ptyclient.Subscription
-		ready := make(chan struct{})
-		// base64 of zeros: printable, no tty translation surprises. It
-		// starts on a line of input sent once subscribed: output made
-		// before the subscribe would be only as much as the replay ring
-		// holds (over a slow link more than that is made meanwhile). The
-		// echo of that line is at most 3 bytes more.
-		script := fmt.Sprintf("stty -echo; read go; head -c %d /dev/zero | base64 -w 0 | head -c %d; sleep 600", size*3/4, size)
-		if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/sh", "-c", script}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 200, Rows: 50}); err != nil {
-			b.Fatal(err)
-		}
-		sub, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{OnData: func(p []byte) {
-			<-ready
-			if got.Add(int64(len(p))) >= size {
-				select {
-				case <-done:
-				default:
-					close(done)
-				}
-			}
-			_ = sub.Ack(int64(len(p)))
-		}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		close(ready)
-		if err := c.Input(id, []byte("go\n")); err != nil {
-			b.Fatal(err)
-		}
-		select {
-		case <-done:
-		case <-time.After(5 * time.Minute):
-			b.Fatalf("got %d of %d bytes", got.Load(), size)
-		}
-		_ = c.CloseSession(context.Background(), id, false)
+		catOnce(b, c, size)
 	}
+}
+
+// catOnce streams size bytes through c's daemon once (see catThrough).
+func catOnce(b *testing.B, c *ptyclient.Client, size int64) {
+	id := fmt.Sprintf("t_cat%d", benchSeq.Add(1))
+	var got atomic.Int64
+	done := make(chan struct{})
+	var sub *ptyclient.Subscription
+	ready := make(chan struct{})
+	// base64 of zeros: printable, no tty translation surprises. It
+	// starts on a line of input sent once subscribed: output made
+	// before the subscribe would be only as much as the replay ring
+	// holds (over a slow link more than that is made meanwhile). The
+	// echo of that line is at most 3 bytes more.
+	script := fmt.Sprintf("stty -echo; read go; head -c %d /dev/zero | base64 -w 0 | head -c %d; sleep 600", size*3/4, size)
+	if _, err := c.Open(context.Background(), ptyclient.OpenRequest{ID: id, Argv: []string{"/bin/sh", "-c", script}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 200, Rows: 50}); err != nil {
+		b.Fatal(err)
+	}
+	sub, err := c.Subscribe(context.Background(), id, ptyclient.SubscribeOptions{OnData: func(p []byte) {
+		<-ready
+		if got.Add(int64(len(p))) >= size {
+			select {
+			case <-done:
+			default:
+				close(done)
+			}
+		}
+		_ = sub.Ack(int64(len(p)))
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	close(ready)
+	if err := c.Input(id, []byte("go\n")); err != nil {
+		b.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Minute):
+		b.Fatalf("got %d of %d bytes", got.Load(), size)
+	}
+	_ = c.CloseSession(context.Background(), id, false)
 }
 
 // BenchmarkLinkEcho types one key into `cat` in a pty and waits for the
