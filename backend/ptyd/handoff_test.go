@@ -1,10 +1,15 @@
 package ptyd
 
 import (
+	"bytes"
+	"io"
 	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/reprise-dev/reprise/backend/ptyproto"
 )
@@ -74,5 +79,80 @@ func TestHandoffOnlyOffered(t *testing.T) {
 		if got := f.Header.Has(ptyproto.FeatureHandoff); got != tc.offer {
 			t.Errorf("config %+v, asked %v: offered %v, want %v", tc.cfg, tc.ask, got, tc.offer)
 		}
+	}
+}
+
+// handOver does the relay's part by hand: a hello with the feature, then
+// the handoff frame with in (the channel's read end) and out (its write
+// end) attached. It returns the relay's connection.
+func handOver(t *testing.T, sock string, in, out *os.File) *net.UnixConn {
+	t.Helper()
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uc := c.(*net.UnixConn)
+	t.Cleanup(func() { uc.Close() })
+	_ = uc.SetDeadline(time.Now().Add(10 * time.Second))
+	if err := ptyproto.WriteFrame(uc, &ptyproto.Header{Type: ptyproto.THello, Version: ptyproto.Version, Client: "relay", Features: []string{ptyproto.FeatureHandoff}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ptyproto.ReadFrame(uc); err != nil || !f.Header.Has(ptyproto.FeatureHandoff) {
+		t.Fatalf("hello: %v %+v", err, f)
+	}
+	var frame bytes.Buffer
+	_ = ptyproto.WriteFrame(&frame, &ptyproto.Header{Type: ptyproto.THandoff}, nil)
+	if _, _, err := uc.WriteMsgUnix(frame.Bytes(), unix.UnixRights(int(in.Fd()), int(out.Fd())), nil); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ptyproto.ReadFrame(uc); err != nil || f.Header.Type != ptyproto.TOK {
+		t.Fatalf("handoff: %v %+v", err, f)
+	}
+	_ = uc.SetDeadline(time.Time{})
+	return uc
+}
+
+// A channel handed over ends when the relay does (its ssh session was
+// killed): the daemon lets go of it, as a relay that died let go of the
+// bytes it copied; and the other way round, when the host's end closes the
+// daemon ends the relay's connection.
+func TestHandedChannelFollowsRelay(t *testing.T) {
+	_, sock := startServer(t, Config{})
+	pipes := func() (inR, inW, outR, outW *os.File) {
+		var err error
+		if inR, inW, err = os.Pipe(); err != nil {
+			t.Fatal(err)
+		}
+		if outR, outW, err = os.Pipe(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { inR.Close(); inW.Close(); outR.Close(); outW.Close() })
+		return
+	}
+	// The relay ends: the host reads EOF.
+	inR, _, outR, outW := pipes()
+	uc := handOver(t, sock, inR, outW)
+	inR.Close()
+	outW.Close()
+	uc.Close()
+	got := make(chan error, 1)
+	go func() { _, err := io.ReadAll(outR); got <- err }()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatalf("read after the relay ended: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the daemon kept the channel of a relay that ended")
+	}
+	// The host hangs up: the relay's connection ends.
+	inR, inW, _, outW := pipes()
+	uc = handOver(t, sock, inR, outW)
+	inR.Close()
+	outW.Close()
+	inW.Close()
+	_ = uc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, uc); err != nil {
+		t.Fatalf("the relay's connection did not end after the host hung up: %v", err)
 	}
 }
