@@ -811,7 +811,18 @@ async function benchCtrlC(server, page, pane) {
       ({ id, quiet }) => {
         const st = () => Object.values(window.__reprise.stats()).find((s) => s.paneId === id);
         // tl: every change after the key, [ms after it, bytes received, bytes parsed] (where the time goes).
-        const c = (window.__cc = { t0: 0, last: 0, done: null, tl: [] });
+        const c = (window.__cc = { t0: 0, last: 0, done: null, tl: [], long: [] });
+        // The page's long tasks (over 50 ms... Chromium reports those only) and the keydown's own
+        // handling time (Event Timing), relative to the key: what kept the main thread.
+        const po = new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) {
+            if (!c.t0 || e.startTime + e.duration < c.t0) continue;
+            if (e.entryType === 'event') c.long.push(`${e.name}:${(e.startTime - c.t0).toFixed(0)}+${(e.processingStart - e.startTime).toFixed(0)}/${(e.processingEnd - e.processingStart).toFixed(0)}/${e.duration.toFixed(0)}`);
+            else c.long.push(`task:${(e.startTime - c.t0).toFixed(0)}+${e.duration.toFixed(0)}`);
+          }
+        });
+        po.observe({ type: 'longtask', buffered: false });
+        po.observe({ type: 'event', durationThreshold: 16, buffered: false });
         let pw = -1, pr = -1, base = 0;
         const kd = (e) => {
           if (!e.ctrlKey || e.key.toLowerCase() !== 'c') return;
@@ -830,7 +841,8 @@ async function benchCtrlC(server, page, pane) {
             pr = s.rendered;
           }
           if (c.t0 && now - Math.max(c.last, c.t0) >= quiet && s.rendered === s.written) {
-            c.done = { stopMs: Math.max(0, c.last - c.t0), bytesAfter: s.written - base, tl: c.tl };
+            po.disconnect();
+            c.done = { stopMs: Math.max(0, c.last - c.t0), bytesAfter: s.written - base, tl: c.tl, long: c.long };
             return;
           }
           setTimeout(poll, 2);
@@ -844,7 +856,7 @@ async function benchCtrlC(server, page, pane) {
     await waitForPrompt(page, pane, { timeoutMs: 10000 });
     runs.push(res);
     log(`ctrl+c run ${r + 1}: flood stopped ${res.stopMs.toFixed(1)} ms after the keydown (${(res.bytesAfter / 1024).toFixed(0)} KiB after it)`);
-    log(`ctrl+c run ${r + 1} timeline [ms, bytes received, bytes parsed]: ${res.tl.map((x) => x.join('/')).join(' ')}`);
+    log(`ctrl+c run ${r + 1} timeline [ms, bytes received, bytes parsed]: ${res.tl.map((x) => x.join('/')).join(' ')}; long tasks and slow events [name:start+wait/handler/duration ms]: ${res.long.join(' ') || 'none'}`);
   }
   const pty = [];
   for (let r = 0; r < RUNS; r++) {
