@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 WAILS_VERSION=v2.15.0
 # libkrb5-dev: make bench's VS Code peer (code-server builds its kerberos module).
-PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium tmux git ca-certificates strace openssh-server libkrb5-dev)
+PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick chromium tmux git ca-certificates strace openssh-server libkrb5-dev qemu-user-static)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

@@ -10,9 +10,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/internal/testenv"
 )
@@ -133,4 +135,119 @@ func TestBootstrapStaticBinaryRunsPtyd(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("no output from the static daemon's shell: %q", out.String())
 	}
+}
+
+// The linux/arm64 binary bootstrap uploads to an arm64 remote, run as such
+// a remote runs it, on this amd64 machine under qemu-user (no binfmt here,
+// so the daemon is started directly rather than spawned by `ptyd connect`,
+// whose re-exec of itself would need it): its daemon opens a pty and runs
+// a shell, and `ptyd connect` (what ssh runs there) relays the protocol,
+// handing the channel to the daemon as it does natively.
+func TestArm64BinaryRunsDaemonUnderQemu(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("runs the arm64 build under qemu-user on linux/amd64")
+	}
+	qemu, err := exec.LookPath("qemu-aarch64-static")
+	if err != nil {
+		t.Skip("qemu-aarch64-static is not installed (scripts/setup.sh installs qemu-user-static)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "reprise-linux-arm64")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, testenv.CLIPackage)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("linux/arm64 build: %v\n%s", err, out)
+	}
+	if f, err := elf.Open(bin); err != nil {
+		t.Fatal(err)
+	} else {
+		m := f.Machine
+		f.Close()
+		if m != elf.EM_AARCH64 {
+			t.Fatalf("the build is for %v, want %v", m, elf.EM_AARCH64)
+		}
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var dlog bytes.Buffer
+	daemon := exec.Command(qemu, bin, "ptyd", "--home", home)
+	daemon.Stdout, daemon.Stderr = &dlog, &dlog
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = daemon.Process.Kill()
+		_ = daemon.Wait()
+	})
+	relay := exec.CommandContext(ctx, qemu, bin, "ptyd", "connect", "--no-start", "--home", home)
+	var rerr tailBuffer
+	relay.Stderr = &rerr
+	w, err := relay.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := relay.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The daemon's socket appears once it is up (qemu is slow to start it).
+	sock := paths.Home{Dir: home}.PtydSocket()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the arm64 daemon made no socket at %s in a minute: %s", sock, dlog.String())
+		}
+	}
+	if err := relay.Start(); err != nil {
+		t.Fatal(err)
+	}
+	conn := &pipeConn{r: r, w: w, cmd: relay, exited: make(chan struct{})}
+	go func() { conn.setExit(relay.Wait()) }()
+	c, err := ptyclient.NewClient(conn, ptyclient.Options{Name: "test"})
+	if err != nil {
+		t.Fatalf("hello through the arm64 relay: %v (%s)", err, rerr.String())
+	}
+	defer c.Close()
+	if c.DaemonPID != daemon.Process.Pid {
+		t.Fatalf("the daemon answering is pid %d, want the arm64 one %d", c.DaemonPID, daemon.Process.Pid)
+	}
+	if _, err := c.Open(ctx, ptyclient.OpenRequest{ID: "t_arm", Argv: []string{"/bin/sh", "-c", "echo arm-$((6*7)); stty size; exec cat"}, Cwd: "/", Env: []string{"PATH=/usr/bin:/bin"}, Cols: 100, Rows: 30}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var out bytes.Buffer
+	if _, err := c.Subscribe(ctx, "t_arm", ptyclient.SubscribeOptions{OnData: func(b []byte) {
+		mu.Lock()
+		out.Write(b)
+		mu.Unlock()
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor := func(want string) {
+		t.Helper()
+		for {
+			mu.Lock()
+			s := out.String()
+			mu.Unlock()
+			if strings.Contains(s, want) {
+				return
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("no %q from the arm64 daemon's shell: %q", want, s)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitFor("arm-42")
+	waitFor("30 100") // the pty's size, set by the arm64 daemon's ioctl
+	if err := c.Input("t_arm", []byte("typed-through\n")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("typed-through\r\ntyped-through") // the tty's echo, then cat's copy
 }
