@@ -238,6 +238,35 @@ smaps_dump() {
     case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) cat "/proc/$p/smaps" > "$ART/smaps-$1.txt" 2>/dev/null || true ;; esac
   done
 }
+# MEM_PROBE=1 (diagnosis, not a figure of the app): with 10 panes, what the WebKit web process
+# gives back when asked from outside with gdb: first glibc's malloc_trim(0) (freed malloc heap
+# kept by glibc), then WebKit's own critical memory release (WTF::MemoryPressureHandler::
+# releaseMemory(Critical::Yes, Synchronous::Yes): a full synchronous JS GC, caches dropped,
+# libpas scavenged, malloc_trim again). The web process's RSS and its smaps after each go to the
+# log and $ART/smaps-N-trim.txt, $ART/smaps-N-release.txt (N panes; argv 1).
+mem_probe() {
+  local wk; wk=$(for p in $(pgrep -P "$APP_PID" || true); do case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) echo "$p" ;; esac; done | head -1)
+  [ -n "$wk" ] && command -v gdb >/dev/null || { log "  probe: no web process or no gdb"; return 0; }
+  log "  probe ($1 panes): web process RSS $(( $(rss_kib "$wk") / 1024 )) MiB"
+  # malloc's own account first (XML on the web process's stderr, i.e. $ART/app.out)
+  gdb -p "$wk" -batch -ex 'call (int)malloc_info(0, *(void**)&stderr)' >/dev/null 2>>"$ART/gdb.err" || true
+  gdb -p "$wk" -batch -ex 'call (int)malloc_trim(0)' >/dev/null 2>>"$ART/gdb.err" || true
+  sleep 2; cat "/proc/$wk/smaps" > "$ART/smaps-$1-trim.txt" 2>/dev/null || true
+  log "  probe: after malloc_trim(0) $(( $(rss_kib "$wk") / 1024 )) MiB"
+  # A full JS GC of the newest VM (with SOCKET=main the page's only one; else the socket worker's),
+  # holding its lock as JSC requires, then libpas's free pages returned.
+  gdb -p "$wk" -batch -ex 'handle SIGUSR1 nostop noprint pass' -ex 'handle SIGUSR2 nostop noprint pass' -ex 'handle SIGSEGV nostop noprint pass' -ex 'set unwindonsignal on' \
+    -ex 'set $vm = *(void**)&_ZN3JSC11VMInspector10m_recentVME' -ex 'print $vm' -ex 'set $lk = (void*)malloc(64)' \
+    -ex 'call (void)_ZN3JSC12JSLockHolderC1EPNS_2VME($lk, $vm)' -ex 'call (void)_ZN3JSC11VMInspector2gcEPNS_2VME($vm)' \
+    -ex 'call (void)_ZN3JSC12JSLockHolderD1Ev($lk)' -ex 'call (void)_ZN3WTF27releaseFastMallocFreeMemoryEv()' >>"$ART/gdb.out" 2>>"$ART/gdb.err" || true
+  sleep 2; cat "/proc/$wk/smaps" > "$ART/smaps-$1-gc.txt" 2>/dev/null || true
+  log "  probe: after a full JS GC and libpas scavenge $(( $(rss_kib "$wk") / 1024 )) MiB"
+  gdb -p "$wk" -batch -ex 'handle SIGUSR1 nostop noprint pass' -ex 'handle SIGUSR2 nostop noprint pass' -ex 'set unwindonsignal on' -ex 'set $h = (void*)_ZN3WTF21MemoryPressureHandler9singletonEv()' \
+    -ex 'call (void)_ZN3WTF21MemoryPressureHandler13releaseMemoryENS_8CriticalENS_11SynchronousE($h, 1, 1)' >/dev/null 2>>"$ART/gdb.err" || true
+  sleep 2; cat "/proc/$wk/smaps" > "$ART/smaps-$1-release.txt" 2>/dev/null || true
+  log "  probe: after WebKit's critical release (GC, caches, libpas scavenge, trim) $(( $(rss_kib "$wk") / 1024 )) MiB"
+  log "  probe: app + WebKit + daemon after the probe: $(( $(mem_kib 2>/dev/null) / 1024 )) MiB"
+}
 # A new home for the next part: no app, no daemon, no terminals; the WebKit data (the app's
 # localStorage) is kept.
 fresh_home() {
@@ -360,6 +389,7 @@ sleep "$MEM_SETTLE"
 log "1 pane:"
 M1=$(mem3)
 smaps_dump 1
+[ "${MEM_PROBE:-}" = 1 ] && mem_probe 1
 focus_pane
 # CPU of the app's WebKit processes (the page's renderer) over CPU_SECONDS while the focused pane prints.
 webkit_pids() { for p in $(pgrep -P "$APP_PID" || true); do case "$(cat "/proc/$p/comm" 2>/dev/null)" in WebKitWeb*) echo "$p" ;; esac; done; }
@@ -384,6 +414,13 @@ sleep "$MEM_SETTLE"
 log "10 panes:"
 M10=$(mem3)
 smaps_dump 10
+[ "${MEM_PROBE:-}" = 1 ] && mem_probe 10
+# MEM_TRACE=S (diagnosis): the web process's RSS every 2 s for S more seconds with 10 panes.
+if [ -n "${MEM_TRACE:-}" ]; then
+  wk=$(webkit_pids | head -1); tr=""
+  for _ in $(seq $((MEM_TRACE / 2))); do sleep 2; tr="$tr $(( $(rss_kib "$wk") / 1024 ))"; done
+  log "  web process RSS every 2 s (MiB):$tr"
+fi
 for _ in $(seq $((PANES - 10))); do xdotool key ctrl+shift+t; sleep 0.4; done
 poll attached "$PANES" 90 >/dev/null || { import -window root "$ART/fail-panes.png"; log "$PANES panes never attached"; exit 1; }
 poll settled 30 >/dev/null
