@@ -100,6 +100,8 @@ func runDesktop(args []string) int {
 	if bindingsOnly {
 		return runWindow(app, paths.Home{}, nil, nil, nil)
 	}
+	// Before WebKit starts its processes; for them only (webkitenv.go).
+	setWebProcessEnv()
 	if err := cli.CheckDisplay(os.Getenv); err != nil { // before the host starts a daemon
 		fmt.Fprintf(os.Stderr, "reprise: %s\n", err)
 		return 1

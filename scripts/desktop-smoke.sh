@@ -111,6 +111,16 @@ PID1=$(cat "$H/pid1.txt")
 "$BIN" terminals list --json --home "$H" > "$ART/desktop-terminals.json"
 grep -q "\"pid\": $PID1" "$ART/desktop-terminals.json" || { echo "desktop-smoke: shell $PID1 not listed"; exit 1; }
 
+# Issue 20: WebKit's web process runs with glibc's mmap threshold fixed (webkitenv.go: freed
+# multi-MiB buffers go back to the system instead of staying in its heap); the pane's shell keeps
+# the environment the app was started with.
+envof() { tr '\0' '\n' < "/proc/$1/environ" | sed -n 's/^GLIBC_TUNABLES=//p'; }
+WK=$(for p in $(pgrep -P "$APP_PID"); do case "$(cat "/proc/$p/comm")" in WebKitWeb*) echo "$p" ;; esac; done | head -1)
+[ -n "$WK" ] || { echo "desktop-smoke: no WebKit web process under the app"; exit 1; }
+case ":$(envof "$WK"):" in *:glibc.malloc.mmap_threshold=*) ;; *) echo "desktop-smoke: the web process has GLIBC_TUNABLES='$(envof "$WK")', no mmap threshold"; exit 1 ;; esac
+[ "$(envof "$PID1")" = "${GLIBC_TUNABLES:-}" ] || { echo "desktop-smoke: the shell got GLIBC_TUNABLES='$(envof "$PID1")'"; exit 1; }
+echo "desktop-smoke: the web process has GLIBC_TUNABLES=$(envof "$WK"); the shell has the app's own"
+
 # Kill the app hard; the daemon keeps the shell.
 kill -9 "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 kill -0 "$PID1" || { echo "desktop-smoke: the shell died with the window"; exit 1; }
