@@ -25,7 +25,8 @@
 #                                 ONLY (comma-separated: throughput, memory, start; default all), MEM_SETTLE,
 #                                 VARIANTS (warm cold), ALT_BIN (another build alternating in the start section),
 #                                 PERF=1 (a perf profile of the WebKit web process per start, window → screens),
-#                                 SOCKET=main (the page's WebSocket on its main thread, not the socket worker)
+#                                 SOCKET=main (the page's WebSocket on its main thread, not the socket worker),
+#                                 MEM_PROBE=1, MEM_TRACE=S (diagnosis of the web process's memory, see mem_probe)
 #    The start section also prints the page's own phases (GET /v1/debug/marks: script, socket,
 #    hello, terminal opens, attaches, replays parsed and drawn), ms from the window appearing.
 #
