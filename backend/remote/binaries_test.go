@@ -72,20 +72,7 @@ func TestBootstrapStaticBinaryRunsPtyd(t *testing.T) {
 		t.Fatal(err)
 	}
 	static := filepath.Join(dir, RemoteBinaryDir, "reprise-linux-amd64")
-	build := exec.Command("go", "build", "-trimpath", "-o", static, testenv.CLIPackage)
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("CGO_ENABLED=0 build: %v\n%s", err, out)
-	}
-	if f, err := elf.Open(static); err != nil {
-		t.Fatal(err)
-	} else {
-		libs, _ := f.ImportedLibraries()
-		f.Close()
-		if len(libs) != 0 {
-			t.Fatalf("the remote binary links %v; want a static binary", libs)
-		}
-	}
+	buildStatic(t, static, "amd64", elf.EM_X86_64)
 	s := testenv.StartSSHD(t)
 	tg := target(t, s)
 	// A hang guard only: on a loaded machine a login shell whose rc file
@@ -153,20 +140,7 @@ func TestArm64BinaryRunsDaemonUnderQemu(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "reprise-linux-arm64")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, testenv.CLIPackage)
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("linux/arm64 build: %v\n%s", err, out)
-	}
-	if f, err := elf.Open(bin); err != nil {
-		t.Fatal(err)
-	} else {
-		m := f.Machine
-		f.Close()
-		if m != elf.EM_AARCH64 {
-			t.Fatalf("the build is for %v, want %v", m, elf.EM_AARCH64)
-		}
-	}
+	buildStatic(t, bin, "arm64", elf.EM_AARCH64)
 	home := filepath.Join(dir, "home")
 	if err := os.Mkdir(home, 0o700); err != nil {
 		t.Fatal(err)
@@ -250,4 +224,26 @@ func TestArm64BinaryRunsDaemonUnderQemu(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("typed-through\r\ntyped-through") // the tty's echo, then cat's copy
+}
+
+// buildStatic builds the remote binary for linux/goarch as make build does
+// (CGO_ENABLED=0) into out, and checks it is static and for that machine.
+func buildStatic(t *testing.T, out, goarch string, machine elf.Machine) {
+	t.Helper()
+	build := exec.Command("go", "build", "-trimpath", "-o", out, testenv.CLIPackage)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch)
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 linux/%s build: %v\n%s", goarch, err, b)
+	}
+	f, err := elf.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if libs, _ := f.ImportedLibraries(); len(libs) != 0 {
+		t.Fatalf("the remote binary links %v; want a static binary", libs)
+	}
+	if f.Machine != machine {
+		t.Fatalf("the linux/%s build is for %v, want %v", goarch, f.Machine, machine)
+	}
 }
