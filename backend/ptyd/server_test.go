@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/ptyproto"
 )
@@ -1064,7 +1066,12 @@ func TestBurstBeforeFirstAckBoundedByStartWindow(t *testing.T) {
 		}
 	}
 
-	open(t, c, "t_new", "/bin/sh", "-c", "read x; exec yes")
+	open(t, c, "t_new", "/bin/sh", "-c", "stty -echo; read x; exec yes")
+	// The daemon's reader waits for output before anyone subscribed (its
+	// read was sized for no subscriber: the whole 64 KiB buffer); the
+	// subscriber comes during that wait, and the first output after it is
+	// yes's (no echo of the line typed).
+	time.Sleep(200 * time.Millisecond)
 	fresh, _ := sub("t_new")
 	if err := c.Input("t_new", []byte("\n")); err != nil {
 		t.Fatal(err)
@@ -1096,5 +1103,54 @@ func TestBurstBeforeFirstAckBoundedByStartWindow(t *testing.T) {
 	}
 	if n := settle(again) - before; n > cfg.StartWindow+2 { // + the echoed line feed
 		t.Fatalf("a burst after the reader caught up let out %d bytes before its first ack, want at most StartWindow %d", n, cfg.StartWindow)
+	}
+}
+
+// A read that waited for output takes the room again when the output comes:
+// the room it was sized by was taken before the wait, and meanwhile a
+// subscriber may have come (with none, it was the whole 64 KiB buffer) or a
+// window may have started again from StartWindow. TestReadBoundedByWindow
+// saw 64 KiB in flight against a 20 KiB window about once in 30 runs.
+func TestReadAfterWaitTakesTheRoomAgain(t *testing.T) {
+	// The master as the daemon opens it (non-blocking, polled by Go).
+	mfd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptmx := os.NewFile(uintptr(mfd), "/dev/ptmx")
+	defer ptmx.Close()
+	tty, err := peer(ptmx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	ss := &session{ptmx: ptmx}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	asked := make(chan int, 4)
+	go func() {
+		n, err := ss.readBatch(make([]byte, 64<<10), func(limit int) int {
+			asked <- limit
+			return 3
+		})
+		done <- result{n, err}
+	}()
+	time.Sleep(100 * time.Millisecond) // the read is waiting for output
+	if _, err := tty.Write([]byte("hello, room\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		if r.err != nil || r.n != 3 {
+			t.Fatalf("read %d bytes (%v) after the wait, want the 3 the room allows now", r.n, r.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the read never returned")
+	}
+	if got := <-asked; got != 64<<10 {
+		t.Fatalf("the room was asked with limit %d, want the buffer's 65536", got)
 	}
 }

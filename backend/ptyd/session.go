@@ -299,7 +299,7 @@ func (ss *session) run() {
 			// what stays in the kernel is not yet in flight, and a Ctrl+C
 			// discards it (the line discipline flushes the pty's output on
 			// SIGINT), while what was read must all still be drawn.
-			n, err := ss.readBatch(buf[:ss.room(len(buf))])
+			n, err := ss.readBatch(buf[:ss.room(len(buf))], ss.roomNow)
 			if n > 0 {
 				ss.deliver(buf[:n])
 			}
@@ -329,14 +329,27 @@ func (ss *session) run() {
 // program that floods the terminal has much more waiting, and passing it on
 // in one piece cuts the per-chunk cost of every stage after this one. It
 // never waits for more than is already there, so an echo is not delayed.
-func (ss *session) readBatch(buf []byte) (int, error) {
+//
+// room, called when output arrives after a wait, bounds len(buf) again: the
+// room the caller sized buf by was taken before the wait, and meanwhile a
+// subscriber may have come (with no subscriber at all, buf was the whole
+// limit) or a window may have started again from StartWindow. 0: none now,
+// nothing is read (the caller waits in session.room).
+func (ss *session) readBatch(buf []byte, room func(limit int) int) (int, error) {
 	rc, err := ss.ptmx.SyscallConn()
 	if err != nil {
 		return ss.ptmx.Read(buf)
 	}
 	off := 0
+	waited := false
 	var rerr error
 	err = rc.Read(func(fd uintptr) bool {
+		if waited && off == 0 && room != nil {
+			if buf = buf[:room(len(buf))]; len(buf) == 0 {
+				return true
+			}
+		}
+		waited = true
 		for off < len(buf) {
 			n, err := unix.Read(int(fd), buf[off:])
 			if n > 0 {
@@ -400,6 +413,24 @@ func (ss *session) room(limit int) int {
 		}
 		full.waiting = false
 	}
+}
+
+// roomNow is room without the wait: how much may be read now, at most
+// limit; 0 when a subscriber has less than a quarter of its window free.
+func (ss *session) roomNow(limit int) int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	room := int64(limit)
+	for _, b := range ss.subs {
+		if b.closed {
+			continue
+		}
+		if b.backlog() > b.window-b.window/4 {
+			return 0
+		}
+		room = min(room, b.window-b.backlog())
+	}
+	return int(room)
 }
 
 // deliver fans one chunk of pty output out to the replay ring, the log and
