@@ -67,7 +67,7 @@ export function AppearanceSettings() {
       <Row label="Scrollback" hint="Lines each pane keeps above the screen (on screen; the saved output on disk is separate).">
         {(id) => <NumberField id={id} testId="appearance-scrollback" value={a.scrollback} step={1000} {...LIMITS.scrollback} onCommit={(scrollback) => set({ scrollback })} unit="lines" />}
       </Row>
-      <Row label="Renderer" hint="Auto uses WebGL on a real GPU and the DOM renderer on a software one (a VM, a remote desktop), where WebGL is slower.">
+      <Row label="Renderer" hint="Auto uses WebGL on a real GPU and the DOM renderer on a software one (a VM, a remote desktop), where WebGL is slower, and in a window that does not name its GPU (WebKitGTK).">
         {(id) => (
           <select id={id} className="text-input" data-testid="appearance-renderer" value={a.renderer} onChange={(e) => set({ renderer: e.target.value as RendererPref })}>
             <option value="auto">Auto</option>

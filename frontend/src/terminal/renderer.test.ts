@@ -15,6 +15,14 @@ describe('chooseRenderer', () => {
     expect(chooseRenderer(null, null)).toBe('dom');
   });
 
+  it("uses the DOM renderer for WebKit's masked GPU name off a Mac (WebKitGTK on llvmpipe says 'Apple GPU')", () => {
+    expect(chooseRenderer(null, 'Apple GPU', 'Linux x86_64')).toBe('dom');
+    expect(chooseRenderer(null, 'Apple GPU')).toBe('dom');
+    expect(chooseRenderer(null, 'WebKit WebGL', 'Linux x86_64')).toBe('dom');
+    expect(chooseRenderer(null, 'Apple GPU', 'MacIntel')).toBe('webgl');
+    expect(chooseRenderer('webgl', 'Apple GPU', 'Linux x86_64')).toBe('webgl');
+  });
+
   it('follows a forced choice either way', () => {
     expect(chooseRenderer('webgl', 'llvmpipe (LLVM 15.0.6, 256 bits)')).toBe('webgl');
     expect(chooseRenderer('dom', 'Apple M2')).toBe('dom');
