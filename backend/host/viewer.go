@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reprise-dev/reprise/backend/api"
@@ -37,6 +38,7 @@ type Viewer struct {
 	// dropped link: see remoteStream.
 	rconns map[string]*ptyclient.Client
 	rsubs  map[string]*remoteStream
+	early  map[string]*earlyAcks // subscriptions being made: acks for their first bytes
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -44,7 +46,7 @@ type Viewer struct {
 // NewViewer starts a viewer; Close it when the frontend goes.
 func (h *Host) NewViewer() *Viewer {
 	v := &Viewer{h: h, id: viewerSeq.Add(1), created: time.Now().UnixMilli(), subs: map[string]*ptyclient.Subscription{}, counts: map[string]*streamCount{}, firsts: map[string]*streamCount{},
-		rconns: map[string]*ptyclient.Client{}, rsubs: map[string]*remoteStream{}}
+		rconns: map[string]*ptyclient.Client{}, rsubs: map[string]*remoteStream{}, early: map[string]*earlyAcks{}}
 	v.ctx, v.cancel = context.WithCancel(h.ctx)
 	h.addViewer(v)
 	return v
@@ -128,13 +130,22 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 	if host := v.h.hostOf(ctx, terminalID); host != "" {
 		return v.attachRemote(ctx, t, host, s)
 	}
-	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: s.OnData, OnEnd: s.OnEnd, ReplayLines: s.ReplayLines})
+	ea, onData := v.expectSub(terminalID, s.OnData)
+	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: onData, OnEnd: s.OnEnd, ReplayLines: s.ReplayLines})
 	if err != nil {
+		v.mu.Lock()
+		v.takeEarly(terminalID, ea)
+		v.mu.Unlock()
 		return t, 0, err
+	}
+	if testHookSubscribed != nil {
+		testHookSubscribed()
 	}
 	v.mu.Lock()
 	v.subs[terminalID] = sub
+	ack := v.takeEarly(terminalID, ea)
 	v.mu.Unlock()
+	ack.send(sub)
 	cnt.setReplay(sub.Replay)
 	return t, sub.Replay, nil
 }
@@ -156,14 +167,82 @@ func (v *Viewer) AckQueue(terminalID string, n int64, rate float64, queued int64
 	v.mu.Lock()
 	sub := v.subs[terminalID]
 	cnt := v.counts[terminalID]
+	if ea := v.early[terminalID]; sub == nil && ea != nil {
+		ea.hold(n, rate, queued)
+	}
 	v.mu.Unlock()
 	if cnt != nil {
 		cnt.ack(n)
 	}
 	if sub == nil {
-		return nil // ended terminals stream from disk: nothing to acknowledge
+		return nil // held for a subscription being made, or an ended terminal's stream from disk
 	}
 	return sub.AckQueue(n, rate, queued)
+}
+
+// testHookSubscribed, when set (tests only), runs between Subscribe's
+// return and the viewer storing the subscription: the moment in which the
+// replay's first acks can come (TestEarlyAcksOfTheReplayAreNotLost).
+var testHookSubscribed func()
+
+// earlyAcks holds what is acknowledged of a subscription's first bytes
+// before Subscribe has returned: the daemon streams the replay as soon as
+// it has the request, so OnData, and an ack made from it, can run before
+// the viewer knows the subscription. Those acks used to be dropped; the
+// daemon then counted the bytes in flight for good, and once they filled
+// three quarters of the window it never read that terminal again (seen: a
+// remote pane restored under a 512 KiB log never answered a command, its
+// window started at 32 KiB). What is held is sent once the subscription is
+// known, never more than the subscription has delivered (an ack for a
+// dropped link's old subscription is not this one's).
+type earlyAcks struct {
+	delivered atomic.Int64
+	n         int64 // guarded by Viewer.mu, as the rest
+	rate      float64
+	queued    int64
+}
+
+func (ea *earlyAcks) hold(n int64, rate float64, queued int64) {
+	ea.n = min(ea.n+n, ea.delivered.Load())
+	if rate > 0 {
+		ea.rate, ea.queued = rate, queued
+	}
+}
+
+// expectSub registers terminalID's subscription as being made and returns
+// onData counting what it delivers until then.
+func (v *Viewer) expectSub(terminalID string, onData func([]byte)) (*earlyAcks, func([]byte)) {
+	ea := &earlyAcks{queued: -1}
+	v.mu.Lock()
+	v.early[terminalID] = ea
+	v.mu.Unlock()
+	return ea, func(p []byte) {
+		ea.delivered.Add(int64(len(p)))
+		if onData != nil {
+			onData(p)
+		}
+	}
+}
+
+// takeEarly ends expectSub's registration (v.mu held) and returns what was
+// acknowledged meanwhile.
+func (v *Viewer) takeEarly(terminalID string, ea *earlyAcks) heldAck {
+	if v.early[terminalID] == ea {
+		delete(v.early, terminalID)
+	}
+	return heldAck{ea.n, ea.rate, ea.queued}
+}
+
+type heldAck struct {
+	n      int64
+	rate   float64
+	queued int64
+}
+
+func (a heldAck) send(sub *ptyclient.Subscription) {
+	if a.n > 0 {
+		_ = sub.AckQueue(a.n, a.rate, a.queued)
+	}
 }
 
 // Input sends keystrokes to a terminal, in call order.
@@ -220,6 +299,7 @@ func (v *Viewer) Close() {
 		rs.detached = true
 	}
 	v.rsubs = map[string]*remoteStream{}
+	v.early = map[string]*earlyAcks{}
 	v.mu.Unlock()
 	if c != nil {
 		c.Close()

@@ -140,14 +140,13 @@ func (r *remoteStream) subscribe(ctx context.Context, resume bool, from int64) (
 	v.mu.Lock()
 	r.received = 0
 	v.mu.Unlock()
+	ea, onData := v.expectSub(r.id, r.s.OnData)
 	sub, err := c.Subscribe(ctx, r.id, ptyclient.SubscribeOptions{
 		OnData: func(p []byte) {
 			v.mu.Lock()
 			r.received += int64(len(p))
 			v.mu.Unlock()
-			if r.s.OnData != nil {
-				r.s.OnData(p)
-			}
+			onData(p)
 		},
 		OnEnd:       func() { r.ended() },
 		ReplayLines: r.s.ReplayLines,
@@ -155,10 +154,14 @@ func (r *remoteStream) subscribe(ctx context.Context, resume bool, from int64) (
 		From:        from,
 	})
 	if err != nil {
+		v.mu.Lock()
+		v.takeEarly(r.id, ea)
+		v.mu.Unlock()
 		return nil, err
 	}
 	v.mu.Lock()
 	r.base = sub.Offset
+	ack := v.takeEarly(r.id, ea)
 	if r.detached {
 		v.mu.Unlock()
 		_ = sub.Unsubscribe(context.Background())
@@ -169,6 +172,7 @@ func (r *remoteStream) subscribe(ctx context.Context, resume bool, from int64) (
 		close(r.ready)
 	}
 	v.mu.Unlock()
+	ack.send(sub)
 	if resume && sub.Offset > from {
 		gap := fmt.Sprintf("\r\n\x1b[2m── %d bytes of output from while disconnected from %s were beyond the replay buffer ──\x1b[0m\r\n", sub.Offset-from, r.host)
 		if r.s.OnData != nil {
