@@ -243,6 +243,13 @@ test('agent attention: pills, tab badge, title, overview, notifications', { time
 
       // --- A second agent started with a prompt, then the overview ---
       const b = await startAgent(page, 'hello there');
+      // Its prompted turn ends while it is in front (no notification): wait for that turn's Stop
+      // to reach the page, not only an idle pill, which it also shows at its prompt before the
+      // turn has begun (a CI run at load moved on then, and the turn ended in the background).
+      await waitFor(() => page.evaluate((id) => window.__reprise.bindings()[id]?.lastEvent === 'stop', b.terminal), {
+        timeoutMs: 20000,
+        message: async () => `the first turn's Stop of the second agent (binding ${JSON.stringify(await page.evaluate((id) => window.__reprise.bindings()[id], b.terminal))})`,
+      });
       await waitPill(page, b.pane, 'idle', 20000);
       await page.click(`[data-testid=tab][data-tab-id="${shell.id}"]`);
       await typeInto(page, a.pane, 'ask for a review\r');
