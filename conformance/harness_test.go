@@ -546,18 +546,30 @@ func (r *rig) run(req api.CreateAgentRequest) api.CreateAgentResult {
 func (r *rig) typeLine(tid, text string) {
 	r.t.Helper()
 	ctx := context.Background()
-	for _, ch := range text {
-		if err := r.v.Input(ctx, tid, []byte(string(ch))); err != nil {
-			r.t.Fatalf("input: %v", err)
-		}
-		time.Sleep(8 * time.Millisecond)
-	}
-	// Enter only once the TUI has drawn what was typed (a loaded machine
-	// can hold the keys back and hand them over in one burst, which a TUI
-	// takes for a paste), then a pause.
 	s := r.screen(tid)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !s.Shows(text); {
-		time.Sleep(50 * time.Millisecond)
+	for try := 0; try < 3; try++ {
+		for _, ch := range text {
+			if err := r.v.Input(ctx, tid, []byte(string(ch))); err != nil {
+				r.t.Fatalf("input: %v", err)
+			}
+			time.Sleep(8 * time.Millisecond)
+		}
+		// Enter only once the TUI has drawn what was typed (a loaded machine
+		// can hold the keys back and hand them over in one burst, which a TUI
+		// takes for a paste), then a pause.
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !s.Shows(text); {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if s.Shows(text) {
+			break
+		}
+		// The box holds something else: Gemini's command menu, at load, once
+		// completed the "/" of "/quit" to "/clear" and the box read
+		// "/clearquit", which no Enter runs. As a person would: erase the
+		// line and type it again.
+		r.res.note("typed %q but the screen does not show it; erased the line and typed it again", text)
+		r.keys(tid, strings.Repeat("\x7f", 64))
+		time.Sleep(500 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond)
 	if err := r.v.Input(ctx, tid, []byte("\r")); err != nil {
