@@ -37,7 +37,18 @@ export async function withReprise(label, body, opts = {}) {
         .evaluate(() => {
           const a = document.activeElement;
           const what = a ? `${a.tagName}.${a.className} ${(a.outerHTML || '').slice(0, 200)}` : 'none';
-          return `${what}\nfocus changes (last 10): ${(window.__focusLog || []).slice(-10).join(' | ')}`;
+          // What the panes said about their input (held, refused, cut) and each view's counters:
+          // a line that never reached its shell shows up here.
+          const notes = [...document.querySelectorAll('[data-testid=pane-input]')].map(
+            (e) => `${e.closest('[data-pane-id]')?.getAttribute('data-pane-id')}: ${e.textContent}`,
+          );
+          let stats = '';
+          try {
+            stats = JSON.stringify(window.__reprise?.stats());
+          } catch (err) {
+            stats = `? ${err}`;
+          }
+          return `${what}\nfocus changes (last 10): ${(window.__focusLog || []).slice(-10).join(' | ')}\npane input notices: ${notes.join(' | ') || 'none'}\nviews: ${stats}`;
         })
         .catch((err) => `? ${err.message}`);
       console.error(`[${label}] focused element at failure: ${focus}`);

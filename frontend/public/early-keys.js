@@ -20,11 +20,18 @@
     ev.preventDefault();
   }
   document.addEventListener('keydown', onKey, true);
-  window.__repriseEarlyKeys = {
+  // A click or touch before the first key: the typing began after the page listened.
+  function onPointer(ev) {
+    if (rec.pointer === null) rec.pointer = ev.timeStamp || performance.now();
+  }
+  document.addEventListener('pointerdown', onPointer, true);
+  var rec = (window.__repriseEarlyKeys = {
     start: start,
+    pointer: null,
     stop: function () {
       document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onPointer, true);
       return keys;
     },
-  };
+  });
 })();

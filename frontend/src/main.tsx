@@ -202,8 +202,11 @@ const takeKey = (ev: KeyboardEvent) => {
     ev.preventDefault();
   }
 };
-for (const k of early?.stop() ?? []) keys.feed(k);
+const recorded = early?.stop() ?? [];
+if (early?.pointer != null) keys.pointer(early.pointer);
+for (const k of recorded) keys.feed(k);
 document.addEventListener('keydown', takeKey);
+document.addEventListener('pointerdown', (ev) => keys.pointer(ev.timeStamp), true);
 
 installTestHooks(store, views, attention, marks);
 installTooltips();

@@ -64,6 +64,26 @@ describe('KeyCatcher', () => {
     expect(got.join('')).toBe('echo whole\r');
   });
 
+  it('a click between the page listening and the first key: the line is typed on purpose, even soon after', () => {
+    // A reload, a click into the pane, a quick command, all within the grace time: the
+    // command was refused ("not sent: echo after…") and never ran.
+    const { c, got, refused, ready } = setup(1000);
+    ready();
+    c.pointer(1050);
+    expect(c.through('echo after\r', 1090)).toBe('echo after\r');
+    expect(refused).toEqual([]);
+    expect(got).toEqual([]);
+  });
+
+  it('a click after the first key does not save a line begun before the page listened', () => {
+    const { c, refused, ready } = setup(1000);
+    ready();
+    typeAll(c, 'ok>no', 1010);
+    c.pointer(1050);
+    expect(c.through('tes.txt\r', 1060)).toBe('');
+    expect(refused).toEqual(['ok>notes.txt']);
+  });
+
   it('the rest of a refused line typed in a terminal is refused with it', () => {
     const { c, got, refused, ready } = setup(1000);
     typeAll(c, 'ok>no', 1010);

@@ -23,6 +23,8 @@ export interface RecordedKey extends KeyLike {
 export interface EarlyRecorder {
   /** performance.now() when it began to listen. */
   start: number;
+  /** performance.now() of the first press of a mouse button or a touch since then (null: none yet). */
+  pointer?: number | null;
   /** Stops listening and returns what it recorded. */
   stop(): RecordedKey[];
 }
@@ -104,8 +106,21 @@ export class KeyCatcher {
   /** The first line is being refused (until its Enter). */
   private cutting = false;
   private cut = '';
+  /** When the user first pressed a pointer since the page began to listen (null: not yet). */
+  private pointerAt: number | null = null;
 
   constructor(private readonly opts: KeyCatcherOptions) {}
+
+  /**
+   * The user pressed a mouse button or touched the page at t. Typing that
+   * follows a click made after the page listened began after it: a person
+   * does not click into a pane in the middle of a word, so the first line is
+   * not refused even when it comes within the grace time (a reload, then a
+   * click into the pane and a quick command, had its line refused).
+   */
+  pointer(t: number): void {
+    if (this.pointerAt === null || t < this.pointerAt) this.pointerAt = t;
+  }
 
   /** One key event; returns true when it was taken as typing (the caller prevents its default). */
   feed(ev: RecordedKey): boolean {
@@ -126,7 +141,8 @@ export class KeyCatcher {
     if (this.first) {
       this.first = false;
       // A key made before the page listened (queued while it loaded) counts too.
-      this.cutting = t - this.opts.start < (this.opts.graceMs ?? GRACE_MS);
+      const clickedFirst = this.pointerAt !== null && this.pointerAt <= t;
+      this.cutting = !clickedFirst && t - this.opts.start < (this.opts.graceMs ?? GRACE_MS);
     }
     if (!this.cutting) return data;
     // Enter, Ctrl+C or Ctrl+D ends the line being cut.
