@@ -25,6 +25,7 @@ import { installTooltips } from './ui/tooltips';
 import { discoverEndpoint } from './transport/endpoint';
 import { createSocket } from './transport/socketfactory';
 import { WebSocketTransport } from './transport/websocket';
+import { noteUserInput } from './stream/feeder';
 
 // The page's start, phase by phase, reported to the host (for benchmarks). Its reports are
 // sent only once panes are drawn, long after backend below exists.
@@ -207,6 +208,10 @@ if (early?.pointer != null) keys.pointer(early.pointer);
 for (const k of recorded) keys.feed(k);
 document.addEventListener('keydown', takeKey);
 document.addEventListener('pointerdown', (ev) => keys.pointer(ev.timeStamp), true);
+// Someone at the keyboard or the mouse: output is parsed in short tasks for a while (feeder.ts).
+for (const type of ['keydown', 'pointerdown', 'wheel'] as const) {
+  document.addEventListener(type, () => noteUserInput(), { capture: true, passive: true });
+}
 
 installTestHooks(store, views, attention, marks);
 installTooltips();

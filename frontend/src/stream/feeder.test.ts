@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SLICE, MIN_SLICE, TASK_BUDGET_MS, WriteFeeder, type WriteTarget } from './feeder';
+import { budgetAt, FLOOD_BUDGET_MS, INTERACTIVE_MS, MAX_SLICE, MIN_SLICE, TASK_BUDGET_MS, WriteFeeder, type WriteTarget } from './feeder';
 
 /**
  * A page's main thread in miniature: a task queue, a clock, the microtasks that run at the end
@@ -24,11 +24,17 @@ class Page {
     }
   }
 
+  /** The user's last key or click (the page's clock); the tests below type just before. */
+  lastInput = 0;
+  inputWaits = false;
+
   opts() {
     return {
       now: () => this.now,
       defer: (fn: () => void) => void this.tasks.push(fn),
       endOfTask: (fn: () => void) => void this.micro.push(fn),
+      budget: (t: number) => budgetAt(t, this.lastInput),
+      inputPending: () => this.inputWaits,
     };
   }
 }
@@ -109,6 +115,47 @@ describe('WriteFeeder', () => {
     const worst = Math.max(...page.taskMs);
     expect(worst).toBeLessThanOrEqual(TASK_BUDGET_MS + 2 * (16 * 1024) / 4000 + 0.01);
     expect(page.taskMs.length).toBeGreaterThan(10);
+  });
+
+  it('parses in longer tasks while nobody types, and short ones again at the next key', () => {
+    const page = new Page();
+    page.lastInput = -Infinity;
+    const x = new FakeXterm(page, 4000);
+    const f = new WriteFeeder(x, page.opts());
+    for (let i = 0; i < 4; i++) f.push(bytes(256 * 1024), () => {});
+    page.run(20);
+    const unattended = Math.max(...page.taskMs);
+    expect(unattended).toBeGreaterThanOrEqual(FLOOD_BUDGET_MS);
+    expect(unattended).toBeLessThanOrEqual(FLOOD_BUDGET_MS + 2 * (16 * 1024) / 4000 + 0.01);
+    // A key: from the next task on, the short budget.
+    page.lastInput = page.now;
+    page.taskMs = [];
+    page.run(20);
+    expect(Math.max(...page.taskMs)).toBeLessThan(FLOOD_BUDGET_MS - 2);
+    // Long after it: long tasks again.
+    page.now += INTERACTIVE_MS;
+    page.taskMs = [];
+    page.run(20);
+    expect(Math.max(...page.taskMs)).toBeGreaterThanOrEqual(FLOOD_BUDGET_MS);
+    page.run();
+    expect(x.parsed.length).toBe(1024 * 1024);
+  });
+
+  it('ends a task at once when an input event waits for it', () => {
+    const page = new Page();
+    page.lastInput = -Infinity;
+    const x = new FakeXterm(page, 4000);
+    const f = new WriteFeeder(x, page.opts());
+    f.push(bytes(1024 * 1024), () => {});
+    page.run(2);
+    page.inputWaits = true;
+    page.taskMs = [];
+    page.run(10);
+    // One slice per task (a slice of 8–16 KiB at 4 MB/s is 2–4 ms), not FLOOD_BUDGET_MS of them.
+    expect(Math.max(...page.taskMs)).toBeLessThanOrEqual(2 * (16 * 1024) / 4000 + 0.01);
+    page.inputWaits = false;
+    page.run();
+    expect(x.parsed.length).toBe(1024 * 1024);
   });
 
   it('sizes slices to the measured parse rate', () => {

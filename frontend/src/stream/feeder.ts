@@ -6,7 +6,7 @@
 // neighbouring pane's echo, not the keydown of a Ctrl+C, not the acknowledgements that keep the
 // host sending. So output is handed to xterm here at most one slice at a time (a view, no
 // copy), the next slice from the last one's write callback, and once a task has parsed for
-// TASK_BUDGET_MS the rest waits for a task of its own. A slice holds about SLICE_MS of this
+// TASK_BUDGET_MS (FLOOD_BUDGET_MS while nobody types or clicks) the rest waits for a task of its own. A slice holds about SLICE_MS of this
 // terminal's measured parse rate. Acknowledgements follow each slice, so the host refills the
 // window while the rest of a big chunk is still being parsed.
 //
@@ -26,8 +26,42 @@ export interface WriteTarget {
 
 /** Parse time one slice aims at (ms). */
 export const SLICE_MS = 2;
-/** Parse time after which a task stops feeding and yields to other tasks (ms). */
+/**
+ * Parse time after which a task stops feeding and yields to other tasks (ms), while the user is
+ * at the keyboard or the mouse (INTERACTIVE_MS since their last input): a key's echo, a
+ * neighbour pane's output, a Ctrl+C wait at most this long behind a flood.
+ */
 export const TASK_BUDGET_MS = 4;
+/**
+ * The same while nobody has typed or clicked for INTERACTIVE_MS: a flood nobody is typing into
+ * parses in longer tasks, with fewer frames drawn in between (under the DOM renderer each frame
+ * redraws every row, about a third of the main thread during a `cat`). Under xterm.js's own
+ * 12 ms per task, so that its slices still end in our callbacks. Measured in the browser
+ * harness: 4 → 12 ms took `cat` from 0.44–0.52 to 0.63–0.72 of bare xterm.js, and the echo in a
+ * pane next to `yes` from 16 to 26 ms, hence the switch on input rather than one figure.
+ */
+export const FLOOD_BUDGET_MS = 10;
+/** Since the last key, click or wheel: the page counts as interactive this long (ms). */
+export const INTERACTIVE_MS = 500;
+
+let lastInput = -Infinity;
+
+/** The user pressed a key, clicked or scrolled at t (performance.now()): short tasks for a while. */
+export function noteUserInput(t: number = performance.now()): void {
+  lastInput = t;
+}
+
+/** The parse budget of a task at t, the user's last input at last. */
+export function budgetAt(t: number, last: number = lastInput): number {
+  return t - last < INTERACTIVE_MS ? TASK_BUDGET_MS : FLOOD_BUDGET_MS;
+}
+
+/** Chromium's navigator.scheduling.isInputPending: an input event waits for this task to end. */
+const inputPending: () => boolean = (() => {
+  const sch = (globalThis as { navigator?: { scheduling?: { isInputPending?: () => boolean } } }).navigator?.scheduling;
+  if (typeof sch?.isInputPending !== 'function') return () => false;
+  return () => sch.isInputPending!();
+})();
 export const MIN_SLICE = 4 * 1024;
 export const MAX_SLICE = 256 * 1024;
 /** The first slice size, before a rate has been measured (SLICE_MS at 4 MB/s). */
@@ -41,6 +75,10 @@ export interface FeederOptions {
   defer?: (fn: () => void) => void;
   /** Marks the end of the current task (a microtask runs once the task's script is done). */
   endOfTask?: (fn: () => void) => void;
+  /** The parse budget of a task starting at t (ms); default budgetAt (the user's last input). */
+  budget?: (t: number) => number;
+  /** True when an input event waits (default: Chromium's isInputPending, else never). */
+  inputPending?: () => boolean;
 }
 
 interface Item {
@@ -89,6 +127,8 @@ export class WriteFeeder {
   private readonly now: () => number;
   private readonly defer: (fn: () => void) => void;
   private readonly endOfTask: (fn: () => void) => void;
+  private readonly budget: (t: number) => number;
+  private readonly pending: () => boolean;
 
   constructor(
     private readonly term: WriteTarget,
@@ -97,6 +137,8 @@ export class WriteFeeder {
     this.now = opts.now ?? (() => performance.now());
     this.defer = opts.defer ?? defaultDefer;
     this.endOfTask = opts.endOfTask ?? ((fn) => queueMicrotask(fn));
+    this.budget = opts.budget ?? ((t) => budgetAt(t));
+    this.pending = opts.inputPending ?? inputPending;
   }
 
   /** Bytes queued here, not yet handed to xterm. */
@@ -157,8 +199,9 @@ export class WriteFeeder {
     if (inParse) {
       const t = this.now();
       const start = this.markTask(t);
-      if (t - start >= TASK_BUDGET_MS) {
-        // This task has parsed enough: the rest in a task of its own, after whatever waits.
+      if (t - start >= this.budget(start) || this.pending()) {
+        // This task has parsed enough (or a key waits): the rest in a task of its own, after
+        // whatever waits.
         this.deferred = true;
         this.defer(() => {
           this.deferred = false;
