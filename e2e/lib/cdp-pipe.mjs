@@ -149,6 +149,8 @@ function pipePage(ctx, call, once, viewport) {
     context: () => ctx,
     /** A raw CDP call in this page's session (e.g. HeapProfiler.collectGarbage). */
     cdp: call,
+    /** Resolves with the params of this page's next CDP event of that method (e.g. Tracing.tracingComplete). */
+    cdpEvent: once,
     viewportSize: () => ({ ...viewport }),
     goto: (url) => load(() => call('Page.navigate', { url })),
     reload: () => load(() => call('Page.reload')),
