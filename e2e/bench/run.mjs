@@ -108,8 +108,8 @@ const opt = (name, def) => {
 };
 const RUNS = Math.max(3, parseInt(opt('runs', '3'), 10));
 const RENDERER = opt('renderer', 'dom');
-// Where the app's WebSocket lives: 'worker' (the default) or 'main' (?socket=main), to compare.
-const SOCKET = opt('socket', 'worker');
+// Where the app's WebSocket lives: 'main' (Chromium's default) or 'worker' (?socket=worker), to compare.
+const SOCKET = opt('socket', 'main');
 const MIB = parseFloat(opt('mib', '32'));
 const EXTRA_MIB = parseFloat(opt('extra-mib', String(Math.min(16, MIB))));
 const DATASETS = opt('datasets', 'plain,ls,utf8').split(',');
@@ -1349,7 +1349,7 @@ try {
   // Page options go in the query; the token stays in the fragment.
   const u = new URL(server.url);
   if (RENDERER === 'dom') u.searchParams.set('renderer', 'dom');
-  if (SOCKET === 'main') u.searchParams.set('socket', 'main');
+  if (SOCKET === 'worker') u.searchParams.set('socket', 'worker');
   const url = u.href;
   // The many-panes section has a server and a browser of its own.
   const mainPage = [...ONLY].some((x) => x !== 'panes');

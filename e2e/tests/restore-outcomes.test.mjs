@@ -50,8 +50,8 @@ function pageInit() {
   new MutationObserver(snapshot).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 
   // Holds back the first message that says "resumed" (and everything after it, in order). The
-  // app's socket lives in a worker, which hands the page batches ({t: 'batch', items}); with
-  // ?socket=main it is the page's own WebSocket. Both are wrapped.
+  // app's socket is the page's own WebSocket; with ?socket=worker it lives in a worker, which
+  // hands the page batches ({t: 'batch', items}). Both are wrapped.
   const saysResumed = (ev) => {
     const d = ev.data;
     if (typeof d === 'string') return d.includes('"outcome":"resumed"');

@@ -1,7 +1,16 @@
-// Which socket the transport opens: by default the WebSocket lives in a
-// worker (workersocket.ts); ?socket=main or localStorage "reprise.socket" =
-// "main" keeps it on the page's main thread, as does a browser that cannot
-// start the worker.
+// Which socket the transport opens: ?socket=main|worker or localStorage
+// "reprise.socket" chooses; by default the WebSocket lives on the page's main
+// thread in Chromium and in a worker (workersocket.ts) elsewhere (the desktop
+// window's WebKitGTK, Firefox). A browser that cannot start the worker keeps
+// it on the main thread.
+//
+// Measured per engine since the page feeds xterm.js through the feeder
+// (stream/feeder.ts), 2 cores, 2026-12-02 (docs/performance.md): in headless
+// Chromium, four pairs, the main thread gave the echo next to `yes` 10.9–12.4
+// ms against 15.2–16.1 in the worker and Ctrl+C under `yes` 29.5–35.7 ms
+// against 41.0–43.0, `cat` no slower; in the WebKitGTK window `cat` of 8 MiB
+// ran 0.70–0.91 of bare xterm.js with the worker against 0.37–0.62 on the
+// main thread (three runs each).
 
 import SocketWorker from './socket.worker?worker&inline';
 import type { SocketLike } from './websocket';
@@ -9,12 +18,18 @@ import { WorkerSocket, type WorkerLike } from './workersocket';
 
 export type SocketMode = 'worker' | 'main';
 
+/** The default for a browser whose user agent is ua. */
+export function defaultSocketMode(ua: string): SocketMode {
+  return /Chrom(e|ium)\//.test(ua) ? 'main' : 'worker';
+}
+
 export function socketMode(): SocketMode {
+  const dflt = defaultSocketMode(typeof navigator === 'undefined' ? '' : navigator.userAgent);
   try {
     const pref = new URLSearchParams(location.search).get('socket') ?? localStorage.getItem('reprise.socket');
-    return pref === 'main' ? 'main' : 'worker';
+    return pref === 'main' || pref === 'worker' ? pref : dflt;
   } catch {
-    return 'worker';
+    return dflt;
   }
 }
 
