@@ -389,20 +389,9 @@ func (ss *session) room(limit int) int {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for {
-		var full *sub
-		room := int64(limit)
-		for _, b := range ss.subs {
-			if b.closed {
-				continue
-			}
-			if b.backlog() > b.window-b.window/4 {
-				full = b
-				break
-			}
-			room = min(room, b.window-b.backlog())
-		}
+		room, full := ss.roomLocked(limit)
 		if full == nil {
-			return int(room)
+			return room
 		}
 		full.waiting = true
 		if full.blockedSince.IsZero() {
@@ -417,20 +406,30 @@ func (ss *session) room(limit int) int {
 
 // roomNow is room without the wait: how much may be read now, at most
 // limit; 0 when a subscriber has less than a quarter of its window free.
+// readBatch calls it after waiting for output, since the room taken before
+// the wait may be out of date.
 func (ss *session) roomNow(limit int) int {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	room, _ := ss.roomLocked(limit)
+	return room
+}
+
+// roomLocked, with ss.mu held, returns the first subscriber with less than
+// a quarter of its window free (room 0), or nil and how much may be read:
+// the least free room of any subscriber, at most limit.
+func (ss *session) roomLocked(limit int) (int, *sub) {
 	room := int64(limit)
 	for _, b := range ss.subs {
 		if b.closed {
 			continue
 		}
 		if b.backlog() > b.window-b.window/4 {
-			return 0
+			return 0, b
 		}
 		room = min(room, b.window-b.backlog())
 	}
-	return int(room)
+	return int(room), nil
 }
 
 // deliver fans one chunk of pty output out to the replay ring, the log and
