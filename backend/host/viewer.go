@@ -41,6 +41,13 @@ type Viewer struct {
 	early  map[string]*earlyAcks // subscriptions being made: acks for their first bytes
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	// testHookSubscribed, when set (tests only, before Attach), runs
+	// between Subscribe's return and the viewer storing the subscription:
+	// the moment in which the replay's first acks can come
+	// (TestEarlyAcksOfTheReplayAreNotLost). A field, not a package
+	// variable, so tests in parallel cannot race on it.
+	testHookSubscribed func()
 }
 
 // NewViewer starts a viewer; Close it when the frontend goes.
@@ -138,8 +145,8 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 		v.mu.Unlock()
 		return t, 0, err
 	}
-	if testHookSubscribed != nil {
-		testHookSubscribed()
+	if v.testHookSubscribed != nil {
+		v.testHookSubscribed()
 	}
 	v.mu.Lock()
 	v.subs[terminalID] = sub
@@ -179,11 +186,6 @@ func (v *Viewer) AckQueue(terminalID string, n int64, rate float64, queued int64
 	}
 	return sub.AckQueue(n, rate, queued)
 }
-
-// testHookSubscribed, when set (tests only), runs between Subscribe's
-// return and the viewer storing the subscription: the moment in which the
-// replay's first acks can come (TestEarlyAcksOfTheReplayAreNotLost).
-var testHookSubscribed func()
 
 // earlyAcks holds what is acknowledged of a subscription's first bytes
 // before Subscribe has returned: the daemon streams the replay as soon as

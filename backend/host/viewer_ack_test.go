@@ -27,12 +27,11 @@ func TestEarlyAcksOfTheReplayAreNotLost(t *testing.T) {
 	v.Input(ctx, id, []byte("head -c 200000 /dev/zero | tr '\\0' y | fold -w 100; echo FILL''ED\n"))
 	waitUntil(t, "the replay's output", 60*time.Second, func() bool { return strings.Contains(s.String(), "FILLED") })
 	v.Close()
-	// The replay's acks all come before the viewer has stored the
-	// subscription (on a loaded machine this happened on its own).
-	testHookSubscribed = func() { time.Sleep(300 * time.Millisecond) }
-	defer func() { testHookSubscribed = nil }()
 	for i := 0; i < 3; i++ {
 		v := h.NewViewer()
+		// The replay's acks all come before the viewer has stored the
+		// subscription (on a loaded machine this happened on its own).
+		v.testHookSubscribed = func() { time.Sleep(300 * time.Millisecond) }
 		s := attach(t, v, id) // acknowledges each chunk from OnData, the replay's first
 		mark := fmt.Sprintf("again-%d", i)
 		v.Input(ctx, id, []byte("echo "+mark+"-$((1+1))\n"))
