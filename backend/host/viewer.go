@@ -198,6 +198,10 @@ func (v *Viewer) AckQueue(terminalID string, n int64, rate float64, queued int64
 // known, never more than the subscription has delivered (an ack for a
 // dropped link's old subscription is not this one's).
 type earlyAcks struct {
+	// stored is set once takeEarly has run: nothing is held after it, so
+	// OnData stops counting and pays one atomic load per chunk for the
+	// rest of the subscription's life instead of an atomic add.
+	stored    atomic.Bool
 	delivered atomic.Int64
 	n         int64 // guarded by Viewer.mu, as the rest
 	rate      float64
@@ -219,7 +223,9 @@ func (v *Viewer) expectSub(terminalID string, onData func([]byte)) (*earlyAcks, 
 	v.early[terminalID] = ea
 	v.mu.Unlock()
 	return ea, func(p []byte) {
-		ea.delivered.Add(int64(len(p)))
+		if !ea.stored.Load() {
+			ea.delivered.Add(int64(len(p)))
+		}
 		if onData != nil {
 			onData(p)
 		}
@@ -229,6 +235,7 @@ func (v *Viewer) expectSub(terminalID string, onData func([]byte)) (*earlyAcks, 
 // takeEarly ends expectSub's registration (v.mu held) and returns what was
 // acknowledged meanwhile.
 func (v *Viewer) takeEarly(terminalID string, ea *earlyAcks) heldAck {
+	ea.stored.Store(true)
 	if v.early[terminalID] == ea {
 		delete(v.early, terminalID)
 	}
