@@ -137,8 +137,8 @@ func (v *Viewer) Attach(ctx context.Context, terminalID string, cols, rows uint1
 	if host := v.h.hostOf(ctx, terminalID); host != "" {
 		return v.attachRemote(ctx, t, host, s)
 	}
-	ea, onData := v.expectSub(terminalID, s.OnData)
-	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: onData, OnEnd: s.OnEnd, ReplayLines: s.ReplayLines})
+	ea := v.expectSub(terminalID)
+	sub, err := c.Subscribe(ctx, terminalID, ptyclient.SubscribeOptions{OnData: ea.wrap(s.OnData), OnEnd: s.OnEnd, ReplayLines: s.ReplayLines})
 	if err != nil {
 		v.mu.Lock()
 		v.takeEarly(terminalID, ea)
@@ -215,17 +215,27 @@ func (ea *earlyAcks) hold(n int64, rate float64, queued int64) {
 	}
 }
 
-// expectSub registers terminalID's subscription as being made and returns
-// onData counting what it delivers until then.
-func (v *Viewer) expectSub(terminalID string, onData func([]byte)) (*earlyAcks, func([]byte)) {
+// expectSub registers terminalID's subscription as being made; its OnData
+// counts what it delivers (count, or wrap) until takeEarly.
+func (v *Viewer) expectSub(terminalID string) *earlyAcks {
 	ea := &earlyAcks{queued: -1}
 	v.mu.Lock()
 	v.early[terminalID] = ea
 	v.mu.Unlock()
-	return ea, func(p []byte) {
-		if !ea.stored.Load() {
-			ea.delivered.Add(int64(len(p)))
-		}
+	return ea
+}
+
+// count adds n delivered bytes, while acks may still be held.
+func (ea *earlyAcks) count(n int) {
+	if !ea.stored.Load() {
+		ea.delivered.Add(int64(n))
+	}
+}
+
+// wrap returns onData counting what it delivers.
+func (ea *earlyAcks) wrap(onData func([]byte)) func([]byte) {
+	return func(p []byte) {
+		ea.count(len(p))
 		if onData != nil {
 			onData(p)
 		}

@@ -140,13 +140,16 @@ func (r *remoteStream) subscribe(ctx context.Context, resume bool, from int64) (
 	v.mu.Lock()
 	r.received = 0
 	v.mu.Unlock()
-	ea, onData := v.expectSub(r.id, r.s.OnData)
+	ea := v.expectSub(r.id)
 	sub, err := c.Subscribe(ctx, r.id, ptyclient.SubscribeOptions{
 		OnData: func(p []byte) {
 			v.mu.Lock()
 			r.received += int64(len(p))
 			v.mu.Unlock()
-			onData(p)
+			ea.count(len(p))
+			if r.s.OnData != nil {
+				r.s.OnData(p)
+			}
 		},
 		OnEnd:       func() { r.ended() },
 		ReplayLines: r.s.ReplayLines,
