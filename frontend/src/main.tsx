@@ -207,10 +207,17 @@ const recorded = early?.stop() ?? [];
 if (early?.pointer != null) keys.pointer(early.pointer);
 for (const k of recorded) keys.feed(k);
 document.addEventListener('keydown', takeKey);
-document.addEventListener('pointerdown', (ev) => keys.pointer(ev.timeStamp), true);
-// Someone at the keyboard or the mouse: output is parsed in short tasks for a while (feeder.ts).
+// Someone at the keyboard or the mouse: output is parsed in short tasks for a while (feeder.ts),
+// and a click before the first key lifts the first-line rule (earlykeys.ts).
 for (const type of ['keydown', 'pointerdown', 'wheel'] as const) {
-  document.addEventListener(type, () => noteUserInput(), { capture: true, passive: true });
+  document.addEventListener(
+    type,
+    (ev) => {
+      noteUserInput();
+      if (type === 'pointerdown') keys.pointer(ev.timeStamp);
+    },
+    { capture: true, passive: true },
+  );
 }
 
 installTestHooks(store, views, attention, marks);
