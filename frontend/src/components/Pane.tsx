@@ -4,7 +4,7 @@ import type { PaneNode } from '../api';
 import { isStateName } from '../attention/attention';
 import { useServices } from '../context';
 import { useStore } from '../store';
-import { paneOffline, restoredLabel, terminalState } from '../terminal/describe';
+import { heldLine, paneOffline, restoredLabel, terminalState } from '../terminal/describe';
 import { HOLD_LIMIT } from '../stream/hold';
 import { paneCwd, paneTitles } from '../terminal/titles';
 import type { TerminalView } from '../terminal/TerminalView';
@@ -60,6 +60,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const cut = input?.cut ?? 0;
   const broken = !!input?.broken;
   const lost = input?.lost ?? 0;
+  const heldNotice = heldLine(offline, held);
   const real = terminalState(terminal);
   // While the pane cannot deliver input its terminal is not known to be running.
   const state = offline && (real.kind === 'running' || real.kind === 'unknown') ? { kind: 'offline', label: offline.pill } : real;
@@ -154,12 +155,14 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
       </header>
       <div className="pane-body">
         <div className="xterm-host" ref={hostRef} />
-        {(offline || refused > 0 || broken || note) && (
+        {(heldNotice || refused > 0 || broken || note) && (
           <div className="pane-input" role="status" data-testid="pane-input">
-            {offline && (
-              <div data-testid="pane-offline" data-link={terminal?.link ? 'down' : undefined}>
-                {offline.line}
-                {held > 0 && ` · ${held} ${held === 1 ? 'byte' : 'bytes'} typed, sent when back`}
+            {heldNotice && (
+              <div
+                data-testid={offline ? 'pane-offline' : 'pane-held'}
+                data-link={offline && terminal?.link ? 'down' : undefined}
+              >
+                {heldNotice}
               </div>
             )}
             {refused > 0 && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Terminal } from '../api';
-import { basename, paneTitle, restoredLabel, terminalState } from './describe';
+import { basename, heldLine, paneTitle, restoredLabel, terminalState } from './describe';
 
 const base: Terminal = { id: 't1', pid: 10, cwd: '/home/me/proj/', argv: ['/bin/bash'], status: 'running', createdAt: '' };
 
@@ -37,5 +37,17 @@ describe('pane title and state', () => {
     );
     expect(restoredLabel({ ...base, restoredFrom: 't0' })?.detail).toBe('Output above the divider is from before the terminal ended');
     expect(restoredLabel({ ...base, restoredFrom: 't0', restoredEndedAt: 'garbage' })?.detail).toBe('Output above the divider is from before the terminal ended');
+  });
+});
+
+describe('the pane says what it holds', () => {
+  const offline = { pill: 'disconnected', line: 'input paused — reconnecting' };
+  it('while offline: why, and how much is held', () => {
+    expect(heldLine(offline, 0)).toBe('input paused — reconnecting');
+    expect(heldLine(offline, 1)).toBe('input paused — reconnecting · 1 byte typed, sent when back');
+  });
+  it('held while not offline (an attach not finished) is said, not silent', () => {
+    expect(heldLine(null, 7)).toBe('7 bytes typed, held until this pane is attached to its terminal');
+    expect(heldLine(null, 0)).toBeNull();
   });
 });

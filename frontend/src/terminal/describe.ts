@@ -81,3 +81,14 @@ export function paneOffline(
   if (t?.link && t.status === 'running') return { pill: 'disconnected', line: `${t.link} · input paused` };
   return null;
 }
+
+/**
+ * The pane's line about input it holds or cannot deliver; null when there is nothing to say.
+ * Held input is said even while the pane is not offline: a pane whose attach has not finished
+ * (or never does) holds what is typed, and that must not be silent.
+ */
+export function heldLine(offline: PaneOffline | null, held: number): string | null {
+  const bytes = `${held} ${held === 1 ? 'byte' : 'bytes'} typed`;
+  if (offline) return held > 0 ? `${offline.line} · ${bytes}, sent when back` : offline.line;
+  return held > 0 ? `${bytes}, held until this pane is attached to its terminal` : null;
+}
