@@ -123,7 +123,7 @@ const views: ViewRegistry = new ViewRegistry((paneId, terminalId) => {
     cwd: () => store.get().terminals[view.terminalId]?.cwd || undefined,
     onOpenPath: (link) => void actions.openPathLink(link),
     onStartPhase: (phase) => marks.pane(paneId, phase),
-    fullReplayAfter: () => marks.screensDrawn(),
+    afterStart: () => marks.screensDrawn(),
   });
   return view;
 });

@@ -22,7 +22,7 @@ import { DEFAULT_APPEARANCE, schemeOf, terminalOptions, type Appearance } from '
 import { findPathLinks, resolvePath, type PathLink } from './pathlinks';
 import { CursorBlinker } from './blink';
 import { shareWidths } from './widths';
-import { pickRenderer } from './renderer';
+import { pickRenderer, rendererProbed } from './renderer';
 import { loadWebglAddon, webglAddonLoaded, WebglLifecycle } from './webgl';
 import { onSchemeChange } from './theme';
 import { linkActivates, linkHint } from './links';
@@ -73,10 +73,11 @@ export interface TerminalViewOptions {
   /** The pane's start, phase by phase (startmarks.ts; for benchmarks). */
   onStartPhase?: (phase: PanePhase) => void;
   /**
-   * The full scrollback is asked for once this resolves (the page's start: once every
-   * restored pane's screen is drawn, so no pane's long replay delays another's screen).
+   * Resolves once the page's start is over (every restored pane's screen drawn). What would
+   * delay another pane's screen waits for it: the full scrollback (a long replay) and the WebGL
+   * probe (renderer.ts).
    */
-  fullReplayAfter?: () => Promise<unknown>;
+  afterStart?: () => Promise<unknown>;
 }
 
 /** The search box's toggles. */
@@ -336,7 +337,7 @@ export class TerminalView {
         this.applyBlink();
       },
     );
-    this.wantWebgl(pickRenderer(this.look.appearance.renderer) === 'webgl');
+    this.applyRenderer();
     // Shown or hidden (another tab is active, or the pane is between hosts).
     this.visibility = new IntersectionObserver((entries) => {
       const e = entries[entries.length - 1];
@@ -429,7 +430,7 @@ export class TerminalView {
       if (t.options[k] !== v) (t.options as Record<string, unknown>)[k] = v;
     }
     if (this.opened) {
-      this.wantWebgl(pickRenderer(appearance.renderer) === 'webgl');
+      this.applyRenderer();
       this.applyBlink();
       this.scheduleFit();
     }
@@ -526,6 +527,23 @@ export class TerminalView {
   }
 
   private serializer: import('@xterm/addon-serialize').SerializeAddon | null = null;
+
+  /**
+   * Settings → Appearance's renderer: at once where it is known; "auto" before the page's WebGL
+   * probe opens on the DOM renderer and follows the probe once it is made, after the start's
+   * screens are drawn (renderer.ts rendererProbed: the probe is slow in WebKit).
+   */
+  private applyRenderer(): void {
+    const now = pickRenderer(this.look.appearance.renderer);
+    if (now) {
+      this.wantWebgl(now === 'webgl');
+      return;
+    }
+    this.wantWebgl(false);
+    void rendererProbed(this.opts.afterStart?.()).then(() => {
+      if (!this.disposed && this.opened) this.applyRenderer();
+    });
+  }
 
   /** Settings asked for WebGL (or the DOM renderer): its addon is fetched first if need be. */
   private webglWanted = false;
@@ -683,7 +701,7 @@ export class TerminalView {
         flow.flush();
         void this.attach(true, false, true);
       };
-      const after = this.opts.fullReplayAfter?.();
+      const after = this.opts.afterStart?.();
       if (after) void after.then(upgrade, upgrade);
       else upgrade();
     };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chooseRenderer } from './renderer';
 
 describe('chooseRenderer', () => {
@@ -27,5 +27,40 @@ describe('chooseRenderer', () => {
     expect(chooseRenderer('webgl', 'llvmpipe (LLVM 15.0.6, 256 bits)')).toBe('webgl');
     expect(chooseRenderer('dom', 'Apple M2')).toBe('dom');
     expect(chooseRenderer('bogus', 'Apple M2')).toBe('webgl');
+  });
+});
+
+describe('the WebGL probe waits for the start', () => {
+  it('"auto" is unknown until the probe, which runs only after the start, once; a forced choice needs none', async () => {
+    vi.resetModules();
+    const created: string[] = [];
+    vi.stubGlobal('document', {
+      createElement: (tag: string) => {
+        created.push(tag);
+        return { getContext: () => null };
+      },
+    });
+    try {
+      const r = await import('./renderer');
+      expect(r.pickRenderer('auto')).toBeNull();
+      expect(r.pickRenderer('webgl')).toBe('webgl');
+      expect(r.pickRenderer('dom')).toBe('dom');
+      let startOver!: () => void;
+      const start = new Promise<void>((res) => (startOver = res));
+      const probed = r.rendererProbed(start);
+      await new Promise((res) => setTimeout(res, 5));
+      expect(created).toEqual([]);
+      expect(r.pickRenderer('auto')).toBeNull();
+      startOver();
+      await probed;
+      expect(created).toEqual(['canvas']);
+      // No WebGL2 here: the DOM renderer; asked again, no second probe.
+      expect(r.pickRenderer('auto')).toBe('dom');
+      // Once probed, a later pane does not wait for anything.
+      await r.rendererProbed(new Promise(() => {}));
+      expect(created).toEqual(['canvas']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

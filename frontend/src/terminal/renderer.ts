@@ -46,6 +46,7 @@ export function rendererPreference(): string | null {
 }
 
 let probed: string | null | undefined;
+let probing: Promise<void> | null = null;
 
 /**
  * The WebGL2 renderer string (unmasked where the browser allows), null when
@@ -68,8 +69,39 @@ export function webglRendererString(): string | null {
   return probed;
 }
 
-/** The renderer for a terminal on this page: ?renderer= first, then Settings → Appearance (setting), then the old localStorage key. */
-export function pickRenderer(setting: string = 'auto'): RendererChoice {
+/**
+ * The WebGL probe, made once, later: after `after` (the page's start: its screens drawn) and in a
+ * task of its own. Creating a WebGL context is slow: 30–80 ms of the real window's start in
+ * WebKitGTK (measured, docs/performance.md), on the main thread while the first pane opens. So
+ * a pane whose renderer is "auto" opens on the DOM renderer, and takes WebGL, where the probe
+ * says so, once this resolves — as it already did while WebGL's addon chunk was being fetched.
+ */
+export function rendererProbed(after?: Promise<unknown>): Promise<void> {
+  if (probed !== undefined) return Promise.resolve();
+  probing ??= (after ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(
+      () =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            webglRendererString();
+            resolve();
+          }, 0),
+        ),
+    );
+  return probing;
+}
+
+/** The renderer for a terminal on this page; null while "auto" waits for the WebGL probe (rendererProbed). */
+export function pickRenderer(setting: string = 'auto'): RendererChoice | null {
+  const forced = forcedRenderer(setting);
+  if (forced) return forced;
+  if (probed === undefined) return null;
+  return chooseRenderer(null, probed, platformName());
+}
+
+/** The renderer's forced choice: ?renderer= first, then Settings → Appearance (setting), then the old localStorage key. */
+function forcedRenderer(setting: string): RendererChoice | null {
   let pref = rendererPreference();
   try {
     if (new URLSearchParams(location.search).get('renderer') === null && (setting === 'dom' || setting === 'webgl')) pref = setting;
@@ -77,6 +109,5 @@ export function pickRenderer(setting: string = 'auto'): RendererChoice {
     // No location (tests): the setting decides.
     if (setting === 'dom' || setting === 'webgl') pref = setting;
   }
-  if (pref === 'dom' || pref === 'webgl') return pref;
-  return chooseRenderer(null, webglRendererString(), platformName());
+  return pref === 'dom' || pref === 'webgl' ? pref : null;
 }
