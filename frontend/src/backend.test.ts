@@ -88,6 +88,26 @@ describe('Backend', () => {
     expect(b.state).toBe('open');
   });
 
+  it("the first hello's hold is given the hello, and what it asks for goes out before the hello is handed on", async () => {
+    const { t, b } = setup();
+    const order: string[] = [];
+    let release!: () => void;
+    b.firstHelloHold = (h) => {
+      order.push(`hold saw layout v${h.layout.version}`);
+      void b.attach('t-new', 80, 24, () => {}).then(() => order.push('attached t-new'));
+      return new Promise<void>((r) => (release = r));
+    };
+    b.onHello(() => order.push('hello handed on'));
+    const first = b.start();
+    t.setState('open');
+    await flush();
+    expect(order).toEqual(['hold saw layout v1', 'attached t-new']);
+    expect(t.requests.map((r) => r.method)).toEqual(['hello', 'attach']);
+    release();
+    await first;
+    expect(order).toEqual(['hold saw layout v1', 'attached t-new', 'hello handed on']);
+  });
+
   it('asks for at most the lines the view keeps, and nothing extra when it does not say', async () => {
     const { t, b } = await started();
     await b.attach('t1', 80, 24, () => {}, 10024);

@@ -169,10 +169,11 @@ export class Backend {
   /**
    * The first hello waits for this (at most FIRST_HELLO_HOLD_MS) before it is handed on: the
    * start's prefetched replays are parsed meanwhile, so the panes are opened with their screens
-   * (docs/decisions.md "Start-up: attach at socket open"). Events that come meanwhile are
-   * held and handed on after the hello, in order; output is routed at once.
+   * (docs/decisions.md "Start-up: attach at socket open"). It is given the hello, so panes
+   * whose terminal the hello names differently can attach to the new one first. Events that
+   * come meanwhile are held and handed on after the hello, in order; output is routed at once.
    */
-  firstHelloHold: (() => Promise<unknown>) | null = null;
+  firstHelloHold: ((h: HelloResult) => Promise<unknown>) | null = null;
   private holding = false;
   private heldEvents: [string, unknown][] = [];
 
@@ -402,7 +403,12 @@ export class Backend {
       this.firstHelloHold = null;
       this.holding = true;
       try {
-        await Promise.race([hold().catch(() => {}), new Promise((r) => setTimeout(r, FIRST_HELLO_HOLD_MS))]);
+        await Promise.race([
+          Promise.resolve()
+            .then(() => hold(h))
+            .catch(() => {}),
+          new Promise((r) => setTimeout(r, FIRST_HELLO_HOLD_MS)),
+        ]);
       } finally {
         this.holding = false;
       }

@@ -51,8 +51,20 @@ backend.onSocketOpen = () => {
   firstOpen = false;
   const early = readStartPanes().map((p) => views.acquire(p.paneId, p.terminalId));
   for (const v of early) v.prefetch();
-  // The hello waits (briefly) for these replays: the panes then open with their screens.
-  if (early.length > 0) backend.firstHelloHold = () => Promise.all(early.map((v) => v.firstReplayParsed));
+  // The hello waits (briefly) for these replays: the panes then open with their screens. A pane
+  // whose terminal the hello names differently (a cold start: the terminals the daemon took
+  // with it were re-created) attaches to the new one first, here, not once React has rendered
+  // the layout: in WebKit a worker's WebSocket sends wait for the main thread, so an attach
+  // asked for just before the render and the opens left only after them (~170 ms, measured).
+  if (early.length > 0)
+    backend.firstHelloHold = (h) => {
+      const now = new Map(h.layout.tabs.flatMap((t) => panesInOrder(t.root)).map((p) => [p.id, p.terminalId]));
+      for (const v of early) {
+        const tid = now.get(v.paneId);
+        if (tid) v.retarget(tid);
+      }
+      return Promise.all(early.map((v) => v.replayParsed));
+    };
 };
 const store = new Store();
 // Settings → Appearance and the zoom, before the first pane is made (TerminalView reads them).

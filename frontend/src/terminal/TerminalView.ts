@@ -226,9 +226,15 @@ export class TerminalView {
     void this.attach(false);
   }
 
-  private parsedFirst!: () => void;
-  /** Resolves once the first attach's replay is in xterm's buffer (or that attach failed). */
-  readonly firstReplayParsed: Promise<void> = new Promise((r) => (this.parsedFirst = r));
+  private parsedFirst: () => void = () => {};
+  private parsedPromise: Promise<void> = Promise.resolve();
+  /**
+   * Resolves once the replay of the latest attach made before the open (the start's prefetch,
+   * or its retarget to the terminal the hello names) is in xterm's buffer, or that attach failed.
+   */
+  get replayParsed(): Promise<void> {
+    return this.parsedPromise;
+  }
 
   /** Attached before the open (prefetch): the open does not attach again. */
   private prefetched = false;
@@ -646,6 +652,12 @@ export class TerminalView {
   private async attach(clear: boolean, first = true, quiet = false): Promise<void> {
     if (this.disposed) return;
     const seq = ++this.attachSeq;
+    if (!this.opened) {
+      // A newer attach before the open: whoever waits for the replay waits for this one's.
+      const before = this.parsedFirst;
+      this.parsedPromise = new Promise((r) => (this.parsedFirst = r));
+      before();
+    }
     this.detach();
     // Until the host says how long the replay is, everything is replay.
     this.replayStart = this.totals.written;
