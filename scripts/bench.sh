@@ -10,19 +10,31 @@ export PATH="$PATH:/usr/local/go/bin"
 export REPRISE_TEST_BIN="${REPRISE_TEST_BIN:-$PWD/build/bin/reprise}"
 [ -x "$REPRISE_TEST_BIN" ] || { echo "bench: $REPRISE_TEST_BIN not built (make build)" >&2; exit 1; }
 echo "== binary under test: $REPRISE_TEST_BIN ($("$REPRISE_TEST_BIN" version))"
-out=$(go test -run XXX -bench 'Cat64MiB|DaemonMemory' -benchtime "${BENCHTIME:-5x}" -count "${COUNT:-1}" ./backend/ptyd | tee -a /dev/stderr)
+# A Go benchmark that fails its own check is named at the end and makes the run fail, instead of
+# leaving its figures blank under a green status (the restore-check benchmarks did, unnoticed).
+FAILED_FILE=$(mktemp)
+trap 'rm -f "$FAILED_FILE"' EXIT
+# gobench LABEL GO-TEST-ARGS...: go test's output (echoed on stderr too); a failure is noted.
+gobench() {
+  local label=$1 rc=0
+  shift
+  go test "$@" | tee -a /dev/stderr || rc=$?
+  [ "$rc" -eq 0 ] || echo "$label" >>"$FAILED_FILE"
+  return 0
+}
+out=$(gobench daemon -run XXX -bench 'Cat64MiB|DaemonMemory' -benchtime "${BENCHTIME:-5x}" -count "${COUNT:-1}" ./backend/ptyd)
 echo
 echo "== soak: ${REPRISE_BENCH_SOAK_MIB:-1024} MiB of ASCII, UTF-8 and SGR through the daemon (count, SHA-256, no U+FFFD checked)"
-soak=$(go test -run XXX -bench Soak -benchtime 1x -timeout 30m ./backend/ptyd | tee -a /dev/stderr | grep '^BenchmarkSoak')
+soak=$(gobench soak -run XXX -bench Soak -benchtime 1x -timeout 30m ./backend/ptyd | grep '^BenchmarkSoak' || true)
 echo
 echo "== host: restore-check on 1,000 panes + 100,000 ended bindings, resume candidate, resume → agent"
-hostb=$(go test -run XXX -bench 'RestoreCheck|ResumeCandidate' -benchtime 2s ./backend/host | tee -a /dev/stderr | grep '^Benchmark'; \
-  go test -run XXX -bench 'Resume$' -benchtime "${RESUMES:-30}x" ./backend/host | tee -a /dev/stderr | grep '^Benchmark')
+hostb=$(gobench restore-check -run XXX -bench 'RestoreCheck|ResumeCandidate' -benchtime 2s ./backend/host | grep '^Benchmark' || true; \
+  gobench resume -run XXX -bench 'Resume$' -benchtime "${RESUMES:-30}x" ./backend/host | grep '^Benchmark' || true)
 echo
 echo "== hook round trip (reprise hook start → event applied)"
-hook=$(go test -run XXX -bench 'HookRoundTrip$' -benchtime 200x ./backend/cli | tee -a /dev/stderr | grep '^Benchmark')
+hook=$(gobench hook -run XXX -bench 'HookRoundTrip$' -benchtime 200x ./backend/cli | grep '^Benchmark' || true)
 echo "== hook round trip of the agent-state events (reprise hook start → state derived; a turn with a permission prompt)"
-states=$(go test -run XXX -bench HookRoundTripStates -benchtime 200x ./backend/cli | tee -a /dev/stderr | grep '^Benchmark')
+states=$(gobench hook-states -run XXX -bench HookRoundTripStates -benchtime 200x ./backend/cli | grep '^Benchmark' || true)
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # m LINES UNIT: the value reported with UNIT (median over lines)
@@ -74,8 +86,8 @@ scripts/bench-peers.sh >/dev/null || echo "bench-peers: Node 24 missing, peers s
 if command -v Xvfb >/dev/null; then echo; scripts/bench-desktop.sh; else echo; echo "bench-desktop: skipped: no Xvfb (the real-window benchmarks need it)"; fi
 echo
 echo "== remote host over loopback ssh (real sshd) vs the local daemon: cat 32 MiB, echo p50/p95"
-remote=$(go test -run XXX -bench 'LinkCat$|LinkCatPaired$' -benchtime 5x ./backend/remote | tee -a /dev/stderr | grep '^Benchmark'; \
-  go test -run XXX -bench 'LinkEcho' -benchtime 300x ./backend/remote | tee -a /dev/stderr | grep '^Benchmark') || remote=""
+remote=$(gobench link-cat -run XXX -bench 'LinkCat$|LinkCatPaired$' -benchtime 5x ./backend/remote | grep '^Benchmark' || true; \
+  gobench link-echo -run XXX -bench 'LinkEcho' -benchtime 300x ./backend/remote | grep '^Benchmark' || true)
 if [ -n "$remote" ]; then
   rl=$(echo "$remote" | awk '/LinkCat\/local/ {print $(NF-1)}'); rs=$(echo "$remote" | awk '/LinkCat\/ssh/ {print $(NF-1)}')
   el=$(echo "$remote" | awk '/LinkEcho\/local/ {for (i=2;i<=NF;i++) if ($i=="p50-ms") print $(i-1)}')
@@ -87,7 +99,7 @@ if [ -n "$remote" ]; then
 fi
 echo
 echo "== remote host over a 50 ms round trip (sshd in a network namespace behind a delay line; no tc netem here): cat 8 MiB, window sized by the link's RTT vs the local window"
-slow=$(go test -run XXX -bench 'LinkCat50ms' -benchtime 3x ./backend/remote | tee -a /dev/stderr | grep -E '^(Benchmark|.*SKIP)') || slow=""
+slow=$(gobench link-50ms -run XXX -bench 'LinkCat50ms' -benchtime 3x ./backend/remote | grep -E '^(Benchmark|.*SKIP)' || true)
 if echo "$slow" | grep -q 'LinkCat50ms/ssh-50ms-'; then
   ll=$(echo "$slow" | awk '/LinkCat50ms\/local/ {print $(NF-1)}')
   lo=$(echo "$slow" | awk '/LinkCat50ms\/ssh-50ms-local-window/ {print $(NF-1)}')
@@ -96,4 +108,9 @@ if echo "$slow" | grep -q 'LinkCat50ms/ssh-50ms-'; then
   printf '%-44s %-20s %-36s %s\n' "cat over ssh, 50 ms RTT, local window (old)" "$lo MB/s" "local daemon $ll MB/s" "$(awk -v a="$lo" -v b="$ll" 'BEGIN {printf "%.2f", a/b}')"
 else
   echo "50 ms link: skipped (network namespaces not available)"
+fi
+if [ -s "$FAILED_FILE" ]; then
+  echo
+  echo "bench: FAILED: $(tr '\n' ' ' <"$FAILED_FILE")— a benchmark's own check failed (output above); its figures are missing"
+  exit 1
 fi

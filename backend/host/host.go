@@ -90,6 +90,18 @@ type Host struct {
 	promptGrace time.Duration
 }
 
+// newHost is a Host on st with every map and channel made, nothing started
+// (Start's, and the benchmarks' that drive a Host's methods on a seeded store).
+func newHost(cfg Config, st *store.Store) *Host {
+	hctx, cancel := context.WithCancel(context.Background())
+	return &Host{
+		cfg: cfg, log: cfg.Logger.With("component", "host"), store: st,
+		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{}, remotes: map[string]*remoteEP{}, termHost: map[string]string{},
+		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{}, resumeErr: map[string]string{},
+		newTabWait: 60 * time.Second, promptGrace: 30 * time.Second,
+	}
+}
+
 // Start takes the home's host lock, opens the store, connects to (or
 // starts) the daemon, reconciles terminals with it and begins supervising.
 func Start(ctx context.Context, cfg Config) (*Host, error) {
@@ -130,13 +142,8 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		lock.Release()
 		return nil, err
 	}
-	hctx, cancel := context.WithCancel(context.Background())
-	h := &Host{
-		cfg: cfg, log: cfg.Logger.With("component", "host"), store: st, lock: lock,
-		events: newBroadcaster(), ctx: hctx, cancel: cancel, fg: map[string]string{}, cwd: map[string]string{}, remotes: map[string]*remoteEP{}, termHost: map[string]string{},
-		inboxKick: make(chan struct{}, 1), resumes: resumeCalls{calls: map[string]*resumeCall{}}, autoResumed: map[string]bool{}, resumeErr: map[string]string{},
-		newTabWait: 60 * time.Second, promptGrace: 30 * time.Second,
-	}
+	h := newHost(cfg, st)
+	h.lock = lock
 	h.askpass = &remote.Broker{Publish: func(p api.AskpassPrompt) {
 		h.notePrompt(p)
 		h.events.publish(Event{Kind: api.EventAskpass, Data: p})

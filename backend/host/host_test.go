@@ -20,11 +20,12 @@ import (
 )
 
 // reprise is the real binary, built once: its "ptyd" subcommand is the
-// daemon the host starts.
-var reprise string
+// daemon the host starts. binDir is the test binary's own temp dir, which
+// TestMain removes at exit.
+var reprise, binDir string
 
 func TestMain(m *testing.M) {
-	testenv.Main(m, func(b *testenv.Binaries) { reprise, fakeBin = b.Reprise, b.FakeBin })
+	testenv.Main(m, func(b *testenv.Binaries) { reprise, fakeBin, binDir = b.Reprise, b.FakeBin, b.Dir })
 }
 
 func newHome(t *testing.T) paths.Home {

@@ -49,7 +49,9 @@ var (
 func bigStores(tb testing.TB) (small, big *benchStore) {
 	tb.Helper()
 	benchStoresOnce.Do(func() {
-		root := filepath.Join(filepath.Dir(reprise), "stores")
+		// Not beside the binary: with REPRISE_TEST_BIN (make bench) that is build/bin, which
+		// outlives the run, and a second run seeded the same rows into the first run's stores.
+		root := filepath.Join(binDir, "stores")
 		for i, history := range []int{0, benchHistory} {
 			start := time.Now()
 			benchStores[i], benchStoresErr = seedStore(filepath.Join(root, fmt.Sprint(history)), history)
@@ -267,8 +269,7 @@ func BenchmarkRestoreCheck(b *testing.B) {
 }
 
 func (bs *benchStore) host() *Host {
-	return &Host{cfg: Config{Home: bs.home, BaseEnv: bs.env}, store: bs.st, log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		resumeErr: map[string]string{}}
+	return newHost(Config{Home: bs.home, BaseEnv: bs.env, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, bs.st)
 }
 
 // BenchmarkResumeCandidate is the per-terminal resume-candidate check on
