@@ -27,6 +27,8 @@ export default defineConfig({
   plugins: [react(), keepDist()],
   // One bundle, loaded from disk or loopback: size warnings do not apply.
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 2000 },
+  // The socket worker under a fixed name: public/early-keys.js starts it before the bundle runs.
+  worker: { rollupOptions: { output: { entryFileNames: 'assets/socket-worker.js' } } },
   server: devTarget
     ? { proxy: { '/ws': { target: devTarget, ws: true, changeOrigin: true, headers: { Origin: devTarget } } } }
     : undefined,

@@ -4,6 +4,19 @@
 // document is parsed.
 (function () {
   var start = performance.now();
+  // The socket worker (src/transport/socketfactory.ts) starts here, while the app's bundle is
+  // still being fetched and parsed: in WebKitGTK a worker takes ~60 ms to start, which was on
+  // the window's start path. Only where the app will want it: the same rule as socketfactory's
+  // socketMode (?socket=, localStorage "reprise.socket", else not in Chromium); the app takes it
+  // over, or ends it if it decides otherwise.
+  try {
+    var pref = new URLSearchParams(location.search).get('socket');
+    if (pref === null) pref = localStorage.getItem('reprise.socket');
+    var wanted = pref === 'worker' || (pref !== 'main' && !/Chrom(e|ium)\//.test(navigator.userAgent));
+    if (wanted && typeof Worker !== 'undefined') window.__repriseSocketWorker = new Worker('./assets/socket-worker.js');
+  } catch {
+    // The app starts its own (or keeps the socket on the main thread).
+  }
   var keys = [];
   function typing(ev) {
     if (ev.metaKey || ev.isComposing) return false;

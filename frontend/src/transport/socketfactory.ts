@@ -12,7 +12,9 @@
 // ran 0.70–0.91 of bare xterm.js with the worker against 0.37–0.62 on the
 // main thread (three runs each).
 
-import SocketWorker from './socket.worker?worker&inline';
+// A file of its own with a fixed name (vite.config.ts), so that public/early-keys.js can start it
+// before this bundle runs; every response carries no-store, so no other version's is cached.
+import SocketWorker from './socket.worker?worker';
 import type { SocketLike } from './websocket';
 import { WorkerSocket, type WorkerLike } from './workersocket';
 
@@ -33,10 +35,20 @@ export function socketMode(): SocketMode {
   }
 }
 
+/** The worker public/early-keys.js started before the bundle ran, once; null if none. */
+function takeEarlyWorker(): WorkerLike | null {
+  const g = globalThis as { __repriseSocketWorker?: WorkerLike };
+  const w = g.__repriseSocketWorker ?? null;
+  delete g.__repriseSocketWorker;
+  return w;
+}
+
 export function createSocket(url: string, mode: SocketMode = socketMode()): SocketLike {
+  const early = takeEarlyWorker();
+  if (mode !== 'worker') early?.terminate();
   if (mode === 'worker' && typeof Worker !== 'undefined') {
     try {
-      return new WorkerSocket(url, new SocketWorker() as unknown as WorkerLike);
+      return new WorkerSocket(url, early ?? (new SocketWorker() as unknown as WorkerLike));
     } catch (err) {
       console.info('reprise: socket worker unavailable, using the main thread', err);
     }
