@@ -7,8 +7,9 @@
 // host sending. So output is handed to xterm here at most one slice at a time (a view, no
 // copy), the next slice from the last one's write callback, and once a task has parsed for
 // TASK_BUDGET_MS (FLOOD_BUDGET_MS while nobody types or clicks) the rest waits for a task of
-// its own. A slice holds about SLICE_MS of this terminal's measured parse rate. Acknowledgements follow each slice, so the host refills the
-// window while the rest of a big chunk is still being parsed.
+// its own. A slice holds about SLICE_MS of this terminal's measured parse rate.
+// Acknowledgements follow each slice, so the host refills the window while the rest of a big
+// chunk is still being parsed.
 //
 // Bytes are never reordered or dropped: one queue, in push order, sliced front to back.
 //

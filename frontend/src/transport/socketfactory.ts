@@ -50,6 +50,7 @@ export function createSocket(url: string, mode: SocketMode = socketMode()): Sock
     try {
       return new WorkerSocket(url, early ?? (new SocketWorker() as unknown as WorkerLike));
     } catch (err) {
+      early?.terminate();
       console.info('reprise: socket worker unavailable, using the main thread', err);
     }
   }
