@@ -257,3 +257,42 @@ test('daemon recovery: no pane blank, no title reset, while it recovers', { time
     }
   });
 });
+
+test('an attach that never finishes: what is typed is held, and the pane says so', { timeout: 90000 }, async () => {
+  await withReprise('input-held-attach', async (ctx) => {
+    const [pane] = await paneIds(ctx.page);
+    await waitForPrompt(ctx.page, pane);
+    // A second page whose attach requests the host answers, but whose answers never arrive: the
+    // pane opens, is online, and cannot send.
+    const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 760 } });
+    const page = await context.newPage();
+    const withheld = new Set();
+    await page.routeWebSocket(/\/ws/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        if (typeof m === 'string' && m.includes('"attach"')) withheld.add(JSON.parse(m).id);
+        server.send(m);
+      });
+      server.onMessage((m) => {
+        if (typeof m === 'string' && m.startsWith('{"id"') && withheld.has(JSON.parse(m).id)) return;
+        ws.send(m);
+      });
+    });
+    ctx.page = page;
+    await page.goto(ctx.server.url);
+    await waitFor(() => withheld.size > 0, { message: 'the pane to ask to attach' });
+    assert.equal(await connection(page), 'open');
+    await page.click(`${paneSel(pane)} .xterm-screen`);
+    await page.keyboard.type('echo held');
+    const held = page.locator(`${paneSel(pane)} [data-testid=pane-held]`);
+    await waitFor(async () => /^9 bytes typed, held until this pane is attached to its terminal$/.test((await held.textContent().catch(() => '')) ?? ''), {
+      message: async () => `the held notice (pane input: ${await page.locator(`${paneSel(pane)} [data-testid=pane-input]`).textContent().catch(() => 'none')})`,
+    });
+    assert.equal(await page.$(`${paneSel(pane)} [data-testid=pane-offline]`), null, 'not offline: the page is connected');
+    await shot(page, 'input-held-attach');
+    await page.setViewportSize({ width: 700, height: 500 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'input-held-attach-narrow-dark');
+    await context.close();
+  });
+});
