@@ -282,6 +282,12 @@ test('an attach that never finishes: what is typed is held, and the pane says so
     await page.goto(ctx.server.url);
     await waitFor(() => withheld.size > 0, { message: 'the pane to ask to attach' });
     assert.equal(await connection(page), 'open');
+    // Before a key: the pane says it is still attaching (a blank pane under "running" said nothing).
+    const attaching = page.locator(`${paneSel(pane)} [data-testid=pane-attaching]`);
+    await waitFor(async () => /^attaching to this pane's terminal — waiting for the host to answer$/.test((await attaching.textContent().catch(() => '')) ?? ''), {
+      message: async () => `the attaching notice (pane input: ${await page.locator(`${paneSel(pane)} [data-testid=pane-input]`).textContent().catch(() => 'none')})`,
+    });
+    await shot(page, 'input-attaching');
     await page.click(`${paneSel(pane)} .xterm-screen`);
     await page.keyboard.type('echo held');
     const held = page.locator(`${paneSel(pane)} [data-testid=pane-held]`);

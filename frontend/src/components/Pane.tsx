@@ -60,7 +60,8 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
   const cut = input?.cut ?? 0;
   const broken = !!input?.broken;
   const lost = input?.lost ?? 0;
-  const heldNotice = heldLine(offline, held);
+  const attaching = !!input?.attaching;
+  const heldNotice = heldLine(offline, held, attaching);
   const real = terminalState(terminal);
   // While the pane cannot deliver input its terminal is not known to be running.
   const state = offline && (real.kind === 'running' || real.kind === 'unknown') ? { kind: 'offline', label: offline.pill } : real;
@@ -159,7 +160,7 @@ export function Pane({ pane, tabActive, focused }: { pane: PaneNode; tabActive: 
           <div className="pane-input" role="status" data-testid="pane-input">
             {heldNotice && (
               <div
-                data-testid={offline ? 'pane-offline' : 'pane-held'}
+                data-testid={offline ? 'pane-offline' : held > 0 ? 'pane-held' : 'pane-attaching'}
                 data-link={offline && terminal?.link ? 'down' : undefined}
               >
                 {heldNotice}

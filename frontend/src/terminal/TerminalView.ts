@@ -91,7 +91,15 @@ export interface SearchFlags {
 export interface PaneInputState extends GateState {
   /** The screen is the last one seen, not yet redrawn from the host (reconnect, recovery). */
   stale: boolean;
+  /** An attach has been waiting for the host's answer for longer than ATTACH_SLOW_MS. */
+  attaching: boolean;
 }
+
+/**
+ * How long an attach may wait for the host's answer before the pane says it is still attaching
+ * (an attach takes 5-200 ms here; saying so sooner would flash on every start).
+ */
+export const ATTACH_SLOW_MS = 1000;
 
 /** How long a re-attach may show the old screen if the host sends no replay at all. */
 const STALE_MAX_MS = 1500;
@@ -164,6 +172,9 @@ export class TerminalView {
   /** The screen shows an earlier attachment's output until this attach's first output. */
   private stale = false;
   private staleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The current attach is still waiting for the host after ATTACH_SLOW_MS (the pane says so). */
+  private attaching = false;
+  private attachingTimer: ReturnType<typeof setTimeout> | null = null;
   private lastInputState = '';
   private resizeObserver: ResizeObserver | null = null;
   private fitFrame = 0;
@@ -284,7 +295,7 @@ export class TerminalView {
   }
 
   inputState(): PaneInputState {
-    return { ...this.gate.state, stale: this.stale };
+    return { ...this.gate.state, stale: this.stale, attaching: this.attaching };
   }
 
   /** Shows the terminal in host; the first time, opens it and attaches to the host terminal. */
@@ -629,6 +640,7 @@ export class TerminalView {
     this.input.clear();
     this.gate.clear();
     if (this.staleTimer) clearTimeout(this.staleTimer);
+    if (this.attachingTimer) clearTimeout(this.attachingTimer);
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
     cancelAnimationFrame(this.fitFrame);
     this.resizeObserver?.disconnect();
@@ -659,6 +671,7 @@ export class TerminalView {
       before();
     }
     this.detach();
+    this.watchAttach(seq);
     // Until the host says how long the replay is, everything is replay.
     this.replayStart = this.totals.written;
     this.replayEnd = Infinity;
@@ -784,6 +797,7 @@ export class TerminalView {
     try {
       att = await this.opts.host.attach(this.terminalId, cols, rows, sink, lines);
     } catch (err) {
+      if (seq === this.attachSeq) this.attachAnswered();
       if (seq === this.attachSeq && this.prefetched && !this.opened && !clear) {
         // The start's early attach (the pane's terminal from the last layout) failed: the open
         // attaches as usual, to the terminal the hello names, and says so if that fails too.
@@ -804,6 +818,7 @@ export class TerminalView {
       att.detach();
       return;
     }
+    this.attachAnswered();
     this.attachment = att;
     phase?.(quiet ? 'attachedFull' : 'attached');
     this.replayEnd = this.replayStart + att.replayBytes;
@@ -847,6 +862,26 @@ export class TerminalView {
     this.gate.send(payload);
   }
 
+  /** Starts the clock after which attach seq, still unanswered, is said in the pane. */
+  private watchAttach(seq: number): void {
+    if (this.attachingTimer) clearTimeout(this.attachingTimer);
+    this.attachingTimer = setTimeout(() => {
+      this.attachingTimer = null;
+      if (seq !== this.attachSeq || this.disposed) return;
+      this.attaching = true;
+      this.reportInput();
+    }, ATTACH_SLOW_MS);
+  }
+
+  /** The current attach has its answer (attached or failed): nothing more to say of it. */
+  private attachAnswered(): void {
+    if (this.attachingTimer) clearTimeout(this.attachingTimer);
+    this.attachingTimer = null;
+    if (!this.attaching) return;
+    this.attaching = false;
+    this.reportInput();
+  }
+
   private setStale(stale: boolean): void {
     if (this.stale === stale) return;
     this.stale = stale;
@@ -859,7 +894,7 @@ export class TerminalView {
 
   private reportInput(): void {
     const s = this.inputState();
-    const key = `${s.held}/${s.refused}/${s.cut}/${s.broken}/${s.lost}/${s.stale}`;
+    const key = `${s.held}/${s.refused}/${s.cut}/${s.broken}/${s.lost}/${s.stale}/${s.attaching}`;
     if (key === this.lastInputState) return;
     this.lastInputState = key;
     this.opts.onInputState?.(s);

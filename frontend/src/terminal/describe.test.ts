@@ -50,4 +50,9 @@ describe('the pane says what it holds', () => {
     expect(heldLine(null, 7)).toBe('7 bytes typed, held until this pane is attached to its terminal');
     expect(heldLine(null, 0)).toBeNull();
   });
+  it('an attach still waiting for the host is said; held input and offline say more and win', () => {
+    expect(heldLine(null, 0, true)).toBe("attaching to this pane's terminal — waiting for the host to answer");
+    expect(heldLine(null, 3, true)).toBe('3 bytes typed, held until this pane is attached to its terminal');
+    expect(heldLine({ pill: 'disconnected', line: 'input paused — reconnecting' }, 0, true)).toBe('input paused — reconnecting');
+  });
 });

@@ -83,12 +83,14 @@ export function paneOffline(
 }
 
 /**
- * The pane's line about input it holds or cannot deliver; null when there is nothing to say.
- * Held input is said even while the pane is not offline: a pane whose attach has not finished
- * (or never does) holds what is typed, and that must not be silent.
+ * The pane's line about input it holds or cannot deliver, or about an attach still waiting for
+ * its answer; null when there is nothing to say. Held input is said even while the pane is not
+ * offline: a pane whose attach has not finished (or never does) holds what is typed, and that
+ * must not be silent. Nor is a slow attach: its pane is blank or shows an old screen meanwhile.
  */
-export function heldLine(offline: PaneOffline | null, held: number): string | null {
+export function heldLine(offline: PaneOffline | null, held: number, attaching = false): string | null {
   const bytes = `${held} ${held === 1 ? 'byte' : 'bytes'} typed`;
   if (offline) return held > 0 ? `${offline.line} · ${bytes}, sent when back` : offline.line;
-  return held > 0 ? `${bytes}, held until this pane is attached to its terminal` : null;
+  if (held > 0) return `${bytes}, held until this pane is attached to its terminal`;
+  return attaching ? 'attaching to this pane\'s terminal — waiting for the host to answer' : null;
 }
