@@ -74,17 +74,21 @@ func dropLink(t *testing.T, h *Host) {
 	if pid <= 0 {
 		t.Fatal("no ssh ControlMaster runs")
 	}
+	// A lost network kills every connection to the host there is at that
+	// moment. There is only the master's now (every other ssh is its
+	// channel and never logs in on its own: remote/master.go), so this
+	// only ends the channels' ssh processes a moment sooner; it once
+	// covered ControlMaster=auto, where an ssh started while no master
+	// answered ran on a connection of its own that killing the master left
+	// up (a CI run: a drop that never showed "disconnected"). They are
+	// listed before the master dies: listed after, the list also held the
+	// reconnect's own new ssh processes, and killing those added backoff
+	// steps to the reconnect this test measures.
+	channels := sshPIDsUsing(t, e.target.ControlDir)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	// A lost network kills every connection to the host. There is only
-	// the master's now (every other ssh is its channel and never logs in
-	// on its own: remote/master.go), so this only ends the channels' ssh
-	// processes a moment sooner; it once covered ControlMaster=auto, where
-	// an ssh started while no master answered ran on a connection of its
-	// own that killing the master left up (a CI run: a drop that never
-	// showed "disconnected").
-	for _, p := range sshPIDsUsing(t, e.target.ControlDir) {
+	for _, p := range channels {
 		_ = syscall.Kill(p, syscall.SIGKILL)
 	}
 }
