@@ -143,11 +143,11 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 			})
 		}),
 	}
-	create.Flags().StringVar(&c.agent, "agent", "", "agent id (see `reprise agents list`)")
+	create.Flags().StringVar(&c.agent, "agent", "", "agent id (see 'reprise agents list')")
 	create.Flags().StringVar(&c.prompt, "prompt", "", "first prompt (optional)")
 	create.Flags().StringVar(&c.resume, "resume-session", "", "the agent's own session id to resume")
 	create.Flags().StringVar(&c.cwd, "cwd", "", "working directory (default: the resumed session's own, else the current directory)")
-	create.Flags().StringVar(&c.host, "host", "", "run it on this remote host (see `reprise hosts list`); --cwd is then a directory there")
+	create.Flags().StringVar(&c.host, "host", "", "run it on this remote host (see 'reprise hosts list'); --cwd is then a directory there")
 	create.Flags().BoolVar(&c.json, "json", false, "print JSON")
 
 	var resumeArgs string

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/internal/testenv"
@@ -127,6 +128,30 @@ func TestHelpForEveryCommand(t *testing.T) {
 	_, stdout, _ = runCLI("sessions", "list", "--help")
 	if !strings.Contains(stdout, "-q, --query") {
 		t.Errorf("sessions list --help does not list -q:\n%s", stdout)
+	}
+}
+
+// TestFlagHelpNamesTheValueType: pflag takes a `quoted` word in a flag's
+// usage as the name of its value, so "agent id (see `reprise agents list`)"
+// printed "--agent reprise agents list   agent id (see reprise agents
+// list)" in the help. Every flag's value name is one word.
+func TestFlagHelpNamesTheValueType(t *testing.T) {
+	root := newRoot(Env{})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if name, _ := pflag.UnquoteUsage(f); strings.ContainsAny(name, " \t") {
+				t.Errorf("%s --%s: help shows its value as %q (a `quoted` word in the usage)", c.CommandPath(), f.Name, name)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	_, stdout, _ := runCLI("agents", "create", "--help")
+	if !strings.Contains(stdout, "--agent string") {
+		t.Errorf("agents create --help does not show \"--agent string\":\n%s", stdout)
 	}
 }
 
