@@ -78,6 +78,14 @@ func splitDest(dest string) (userHost, port string, err error) {
 	if host == "" {
 		return "", "", fmt.Errorf("invalid ssh destination %q: no host", dest)
 	}
+	// "@box" was accepted and ssh then printed the last line of its usage;
+	// a host that starts with "-" ("[-oProxyCommand=…]") is not a host.
+	if user == "@" {
+		return "", "", fmt.Errorf("invalid ssh destination %q: empty user name before '@'", dest)
+	}
+	if strings.HasPrefix(host, "-") {
+		return "", "", fmt.Errorf("invalid ssh destination %q: a host name cannot start with '-'", dest)
+	}
 	if port != "" {
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 			return "", "", fmt.Errorf("invalid ssh destination %q: bad port %q", dest, port)
