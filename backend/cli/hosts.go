@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/paths"
 	"github.com/reprise-dev/reprise/backend/remote"
+	"github.com/reprise-dev/reprise/backend/safefile"
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
@@ -37,6 +39,20 @@ func hostsCommand(home *string, env Env) *cobra.Command {
 			}
 			if err := remote.ValidateDest(dest); err != nil {
 				return usageError{err.Error()}
+			}
+			if sshConfig != "" {
+				// Stored as given, a relative path meant another file (or
+				// none) when `hosts check` or the host ran from another
+				// directory, and a missing file was only noticed at the
+				// first connection.
+				abs, err := filepath.Abs(sshConfig)
+				if err == nil {
+					_, err = safefile.Stat(abs)
+				}
+				if err != nil {
+					return usageError{fmt.Sprintf("--ssh-config: %v", err)}
+				}
+				sshConfig = abs
 			}
 			return withHostStore(*home, func(ctx context.Context, st *store.Store, _ paths.Home) error {
 				h, err := st.AddHost(ctx, store.Host{Name: args[0], SSH: dest, RemoteHome: remoteHome, SSHConfig: sshConfig})

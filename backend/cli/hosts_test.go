@@ -52,6 +52,38 @@ func TestHostsAddListRemove(t *testing.T) {
 	}
 }
 
+// TestHostsAddSSHConfigPath: --ssh-config is checked and kept absolute.
+// Before, "--ssh-config /nonexistent" was added and every connection then
+// failed, and a relative path was stored as given, so it named another
+// file (or none) when the host or `hosts check` ran from another directory.
+func TestHostsAddSSHConfigPath(t *testing.T) {
+	home := t.TempDir()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "cfg"), []byte("Host box\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if code, out, errs := runCLI("hosts", "add", "box", "--ssh", "box", "--ssh-config", "cfg", "--home", home); code != 0 {
+		t.Fatalf("add with a relative config: %d %q %q", code, out, errs)
+	}
+	_, out, _ := runCLI("hosts", "list", "--json", "--home", home)
+	var rows []struct{ SSHConfig string }
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].SSHConfig != filepath.Join(dir, "cfg") {
+		t.Errorf("stored ssh config %q (%v), want %q", out, err, filepath.Join(dir, "cfg"))
+	}
+	for _, cfg := range []string{filepath.Join(dir, "missing"), dir} {
+		args := []string{"hosts", "add", "b2", "--ssh", "box", "--ssh-config", cfg, "--home", home}
+		code, out, errs := runCLI(args...)
+		if code != 2 {
+			t.Errorf("%q: exit %d, want 2 (bad usage)", args, code)
+		}
+		oneErrorLine(t, args, out, errs)
+	}
+	if _, out, _ := runCLI("hosts", "list", "--home", home); strings.Contains(out, "b2") {
+		t.Errorf("a refused host was stored:\n%s", out)
+	}
+}
+
 // `reprise hosts check` with the real binary against a real sshd: it
 // installs itself on the remote (the same bytes), starts the remote daemon
 // detached and reports it; a second check finds the binary up to date and
