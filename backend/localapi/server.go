@@ -102,9 +102,12 @@ func (s *Server) wrap(fn handler) http.HandlerFunc {
 		if err != nil {
 			code := http.StatusInternalServerError
 			var be badRequest
+			var tl tooLarge
 			switch {
 			case errors.As(err, &be):
 				code = http.StatusBadRequest
+			case errors.As(err, &tl):
+				code = http.StatusRequestEntityTooLarge
 			case errors.Is(err, store.ErrNotFound):
 				code = http.StatusNotFound
 			case errors.Is(err, store.ErrConflict):
@@ -125,11 +128,23 @@ func (s *Server) wrap(fn handler) http.HandlerFunc {
 
 type badRequest struct{ error }
 
+// tooLarge is a request body over MaxBody.
+type tooLarge struct{ error }
+
+// MaxBody bounds a request body (docs/security.md).
+const MaxBody = 1 << 20
+
 func decode[T any](r *http.Request) (T, error) {
 	var v T
-	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	// One byte past the bound tells a body over it from one that fits: cut
+	// at the bound, a valid body was answered "unexpected end of JSON
+	// input".
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	if err != nil {
 		return v, badRequest{fmt.Errorf("read request: %w", err)}
+	}
+	if len(body) > MaxBody {
+		return v, tooLarge{fmt.Errorf("request body is over the %d-byte limit", MaxBody)}
 	}
 	if len(body) == 0 {
 		return v, nil

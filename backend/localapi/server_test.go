@@ -210,6 +210,22 @@ type step struct {
 // TestRoutes calls every route of the API: its happy path and its error
 // codes (400 bad JSON, 404 unknown, 409 conflict, 422 refusal). It fails
 // when server.go gains a route no step calls.
+// TestOversizedBody: a body over the 1 MiB bound is refused as such (413,
+// one line), and starts nothing. Before, it was cut at the bound and a
+// valid request was answered "bad request body: unexpected end of JSON
+// input".
+func TestOversizedBody(t *testing.T) {
+	in := newInstance(t)
+	big, _ := json.Marshal(api.CreateAgentRequest{Agent: "claude", Prompt: strings.Repeat("x", localapi.MaxBody), Cwd: in.work})
+	code, body := in.do(t, "POST", "/v1/agents/run", string(big))
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "over the 1048576-byte limit") {
+		t.Errorf("POST /v1/agents/run with %d bytes: %d %s, want 413 naming the limit", len(big), code, body)
+	}
+	if _, body := in.do(t, "GET", "/v1/terminals", ""); strings.Contains(body, "claude") {
+		t.Errorf("the refused request started an agent: %s", body)
+	}
+}
+
 func TestRoutes(t *testing.T) {
 	t.Setenv(localapi.DebugEnv, "1") // so the debug routes are served and checked too
 	in := newInstance(t)
