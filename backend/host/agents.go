@@ -410,7 +410,9 @@ func (h *Host) runLaunch(ctx context.Context, req api.CreateAgentRequest, c stor
 // terminal starts and takes req.PaneID's place (its old terminal, dead or
 // a surviving shell, is disposed) or a new tab.
 func (h *Host) startAgent(ctx context.Context, req api.CreateAgentRequest, l catalog.Launch, nt newTerminal, launch bindings.Input) (api.CreateAgentResult, error) {
+	var recorded string
 	nt.beforeStart = func(tid string) {
+		recorded = tid
 		in := launch
 		in.At = time.Now()
 		if _, _, err := h.applyBinding(ctx, tid, in); err != nil {
@@ -422,6 +424,15 @@ func (h *Host) startAgent(ctx context.Context, req api.CreateAgentRequest, l cat
 	}
 	t, err := h.createTerminal(ctx, nt)
 	if err != nil {
+		h.log.Warn("agent terminal did not start", "agent", launch.AgentID, "terminal", recorded, "err", err)
+		if recorded != "" {
+			// Its launch binding was recorded before the open failed: ended
+			// as closed, or the session of an agent that never ran was
+			// listed "live" for good.
+			if _, _, berr := h.applyBinding(context.WithoutCancel(ctx), recorded, bindings.Input{Kind: bindings.KindDispose, At: time.Now()}); berr != nil {
+				h.log.Warn("end launch binding", "terminal", recorded, "err", berr)
+			}
+		}
 		return api.CreateAgentResult{}, err
 	}
 	var paneID, replaced string

@@ -444,6 +444,46 @@ func TestRunAgentRefusals(t *testing.T) {
 	_ = errors.New
 }
 
+// TestTooLargeLaunchLeavesNoLiveSession: a prompt over the limit is refused
+// in one line before anything is recorded; a launch whose terminal fails to
+// open (here: an agent config whose argv is over the daemon's 64 KiB open
+// frame) leaves no "live" session behind. Before, a 100 KB prompt failed
+// with "send open: write open frame (…): frame too large" and its session
+// stayed live in `sessions list` for an agent that never ran.
+func TestTooLargeLaunchLeavesNoLiveSession(t *testing.T) {
+	e := newAgentEnv(t)
+	h := e.start(t)
+	defer h.Close()
+	ctx := context.Background()
+	_, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "claude", Prompt: strings.Repeat("y", 100000), Cwd: e.work})
+	if err == nil || !strings.Contains(err.Error(), "over the 32768-byte limit") {
+		t.Errorf("100 KB prompt: %v, want the limit named", err)
+	}
+	big, err := h.Agent(ctx, "claude") // with a pre-assigned session id, as Claude's
+	if err != nil {
+		t.Fatal(err)
+	}
+	big.ID, big.Label, big.Builtin, big.Args = "big", "Big", false, []string{strings.Repeat("a", 70<<10)}
+	if _, err := h.SaveAgent(ctx, big); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.CreateAgent(ctx, api.CreateAgentRequest{Agent: "big", Cwd: e.work}); err == nil {
+		t.Fatal("a launch over the open frame's size started")
+	}
+	ss, err := h.Sessions(ctx, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		if s.Live {
+			t.Errorf("a launch that never ran left a live session: %+v", s)
+		}
+	}
+	if n := len(e.startsOf(t)); n != 0 {
+		t.Errorf("%d agents started, want none", n)
+	}
+}
+
 var _ = fmt.Sprint
 
 // Sessions shows each conversation's first prompt (from the prompt hook) and

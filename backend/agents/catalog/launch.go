@@ -15,6 +15,12 @@ import (
 // MaxSessionIDLen bounds a session id in bytes.
 const MaxSessionIDLen = 256
 
+// MaxPromptLen bounds a prompt in bytes. A prompt travels in the agent's
+// argv (stdin prompts too, inside the launch command), and argv, cwd and
+// environment share the daemon's 64 KiB open frame (ptyproto.MaxHeader): a
+// 100 KB prompt failed with "write open frame (…): frame too large".
+const MaxPromptLen = 32 << 10
+
 // Config is what argv building needs; the store's agent_configs rows
 // (user-editable) convert to it.
 type Config struct {
@@ -108,6 +114,9 @@ func Build(c Config, r LaunchRequest) (Launch, error) {
 		argv = append(argv, id)
 	}
 
+	if len(r.Prompt) > MaxPromptLen {
+		return Launch{}, errorf(ErrInvalidPrompt, "prompt for %s is %d bytes, over the %d-byte limit", label(c), len(r.Prompt), MaxPromptLen)
+	}
 	if strings.IndexByte(r.Prompt, 0) >= 0 {
 		return Launch{}, errorf(ErrInvalidPrompt, "prompt for %s contains a NUL byte", label(c))
 	}

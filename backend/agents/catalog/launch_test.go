@@ -198,6 +198,8 @@ func TestBuildErrors(t *testing.T) {
 		{"bad config", badConfig, LaunchRequest{}, `agent claude: args: "--x\x1b" has a control character or invalid UTF-8`, ErrInvalidConfig},
 		{"NUL in prompt", claude, LaunchRequest{Prompt: "a\x00b"}, "prompt for Claude Code contains a NUL byte", ErrInvalidPrompt},
 		{"NUL in stdin prompt", builtinConfig(t, "amp"), LaunchRequest{Prompt: "a\x00b"}, "prompt for Amp contains a NUL byte", ErrInvalidPrompt},
+		{"long prompt", claude, LaunchRequest{Prompt: strings.Repeat("y", 100000)}, "prompt for Claude Code is 100000 bytes, over the 32768-byte limit", ErrInvalidPrompt},
+		{"long stdin prompt", builtinConfig(t, "amp"), LaunchRequest{Prompt: strings.Repeat("y", 32769)}, "prompt for Amp is 32769 bytes, over the 32768-byte limit", ErrInvalidPrompt},
 		{"option-like positional prompt", claude, LaunchRequest{Prompt: "--dangerously-skip-permissions"},
 			`prompt for Claude Code starts with "-" and would be read as an option`, ErrInvalidPrompt},
 	}
