@@ -68,6 +68,14 @@ func hooksCommand(env Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The hooks run "… && EXE hook … || true": a missing EXE was
+			// installed, and every hook then failed without a word, so
+			// Reprise never learnt a session id.
+			if st, err := os.Stat(in.Exe); err != nil {
+				return usageError{fmt.Sprintf("--exe %q: %v", in.Exe, errors.Unwrap(err))}
+			} else if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+				return usageError{fmt.Sprintf("--exe %q is not an executable file", in.Exe)}
+			}
 			if err := in.Install(agent); err != nil {
 				if errors.Is(err, install.ErrUnknownAgent) {
 					return usageError{err.Error()}
@@ -86,7 +94,12 @@ func hooksCommand(env Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return report(in)
+			if err := report(in); errors.Is(err, install.ErrUnknownAgent) {
+				return usageError{err.Error()} // as install says it
+			} else if err != nil {
+				return err
+			}
+			return nil
 		}),
 	}
 	for _, c := range []*cobra.Command{inst, status} {
