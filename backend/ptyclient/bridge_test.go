@@ -195,3 +195,58 @@ func TestBridgeRelaysForOlderDaemon(t *testing.T) {
 	}
 	ch.hangUp(t)
 }
+
+// TestDialSilentDaemonEndsWithContext: a socket that accepts but never
+// answers the hello (a stopped or wedged daemon) fails Dial when its
+// context ends. Before, Dial waited for the hello for good, and so did
+// `reprise terminals list`.
+func TestDialSilentDaemonEndsWithContext(t *testing.T) {
+	dir, err := os.MkdirTemp("", "sd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ln, err := net.Listen("unix", dir+"/ptyd.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c) // read nothing, answer nothing
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		c, err := ptyclient.Dial(ctx, dir+"/ptyd.sock", ptyclient.Options{Name: "test"})
+		if c != nil {
+			c.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Dial to a silent daemon: %v, want the context's deadline", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Dial to a silent daemon did not return when its context ended")
+	}
+}

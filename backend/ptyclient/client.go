@@ -72,7 +72,18 @@ func Dial(ctx context.Context, sock string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to pty daemon: %w", err)
 	}
+	// The handshake waits for the daemon's hello: a daemon that accepts
+	// and never answers (stopped, wedged) held Dial past ctx, and
+	// `reprise terminals list` hung for good. ctx ending unblocks it.
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	c, err := NewClient(conn, opts)
+	if !stop() {
+		if err == nil {
+			c.Close()
+		}
+		conn.Close()
+		return nil, fmt.Errorf("pty daemon handshake: %w", ctx.Err())
+	}
 	if err != nil {
 		conn.Close()
 		return nil, err
