@@ -43,6 +43,15 @@ type (
 // ErrNoHost means no Reprise host answers on the socket.
 var ErrNoHost = errors.New("no Reprise host is running for this home")
 
+// ErrNotAnswering means a host holds the socket but does not answer
+// Connect's check in time (stopped, wedged).
+var ErrNotAnswering = errors.New("the Reprise host for this home is not answering")
+
+// connectProbe bounds Connect's check: the version route answers at once,
+// and without the bound a stopped host held every CLI command for the
+// client's whole 60 s timeout, then failed with net/http's words.
+var connectProbe = 10 * time.Second
+
 // Client calls one host. Safe for concurrent use.
 type Client struct {
 	http *http.Client
@@ -72,7 +81,12 @@ func Connect(ctx context.Context, home string) (*Client, error) {
 	}
 	c := New(SocketPath(home))
 	var v map[string]any
-	if err := c.do(ctx, http.MethodGet, "/v1/version", nil, &v); err != nil {
+	pctx, cancel := context.WithTimeout(ctx, connectProbe)
+	defer cancel()
+	if err := c.do(pctx, http.MethodGet, "/v1/version", nil, &v); err != nil {
+		if ctx.Err() == nil && pctx.Err() != nil {
+			return nil, fmt.Errorf("%w (%s: no answer within %v; is it stopped?)", ErrNotAnswering, c.sock, connectProbe)
+		}
 		return nil, err
 	}
 	return c, nil
