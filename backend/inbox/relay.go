@@ -55,7 +55,9 @@ func Relay(ctx context.Context, in Inbox, r io.Reader, w io.Writer, poll time.Du
 			}
 		}
 		if err := sc.Err(); err != nil {
-			readErr <- err
+			// bufio's own words ("bufio.Scanner: token too long") were
+			// all `reprise inbox drain` said.
+			readErr <- fmt.Errorf("inbox relay: read reply: %w", err)
 			return
 		}
 		readErr <- io.EOF

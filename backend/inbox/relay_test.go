@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -113,4 +114,23 @@ func TestRelayDeletesOnlyOnAck(t *testing.T) {
 	}
 	p.reply.Close()
 	<-p.done
+}
+
+// TestRelayOverlongReply: a reply line over the scanner's bound ends the
+// relay with an error that says what it was reading, and keeps the record.
+func TestRelayOverlongReply(t *testing.T) {
+	in := Inbox{Dir: t.TempDir()}
+	if err := in.Put([]byte(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	p := startRelay(t, in)
+	p.next(t)
+	go p.reply.Write(make([]byte, bufio.MaxScanTokenSize+1))
+	err := <-p.done
+	if err == nil || !strings.HasPrefix(err.Error(), "inbox relay: read reply: ") {
+		t.Errorf("relay ended with %v, want it to name the reply it was reading", err)
+	}
+	if n := records(t, in.Dir); n != 1 {
+		t.Errorf("%d records left, want the unacknowledged one kept", n)
+	}
 }
