@@ -34,6 +34,9 @@ func hostsCommand(home *string, env Env) *cobra.Command {
 		Short: "Add a remote host (uses your ssh and ~/.ssh/config)",
 		Args:  exactArgs(1, "a host name"),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if !store.ValidHostName(args[0]) {
+				return usageError{"hosts add: " + store.InvalidHostName(args[0]).Error()}
+			}
 			if dest == "" {
 				return usageError{"hosts add needs --ssh [user@]host[:port]"}
 			}

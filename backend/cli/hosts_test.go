@@ -52,6 +52,23 @@ func TestHostsAddListRemove(t *testing.T) {
 	}
 }
 
+// TestHostsAddBadName: a bad host name is bad usage (exit 2) in one short
+// line. Before, it exited 1, and a 5000-character name was echoed whole.
+func TestHostsAddBadName(t *testing.T) {
+	home := t.TempDir()
+	for _, name := range []string{"bad name", "../../etc", "local", "", "-x", "a\nb", strings.Repeat("a", 5000)} {
+		args := []string{"hosts", "add", name, "--ssh", "box", "--home", home}
+		code, out, errs := runCLI(args...)
+		if code != 2 || len(errs) > 300 {
+			t.Errorf("hosts add %.20q: exit %d, %d bytes on stderr; want 2 and one short line", name, code, len(errs))
+		}
+		oneErrorLine(t, args, out, errs)
+	}
+	if code, out, errs := runCLI("hosts", "add", strings.Repeat("a", 63), "--ssh", "box", "--home", home); code != 0 {
+		t.Errorf("a 63-character name: %d %q %q", code, out, errs)
+	}
+}
+
 // TestHostsAddSSHConfigPath: --ssh-config is checked and kept absolute.
 // Before, "--ssh-config /nonexistent" was added and every connection then
 // failed, and a relative path was stored as given, so it named another

@@ -33,10 +33,16 @@ var hostName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 // '_' and '-', as it appears in ssh control paths and pane labels.
 func ValidHostName(name string) bool { return hostName.MatchString(name) && name != "local" }
 
+// InvalidHostName is the refusal of a name ValidHostName rejects, quoting
+// at most 64 characters of it (a 5000-character name was echoed whole).
+func InvalidHostName(name string) error {
+	return fmt.Errorf("invalid name %.64q (1 to 63 letters, digits, '.', '_', '-', starting with a letter or digit; not 'local')", name)
+}
+
 // AddHost records a host; a duplicate name is ErrConflict.
 func (s *Store) AddHost(ctx context.Context, h Host) (Host, error) {
 	if !ValidHostName(h.Name) {
-		return Host{}, fmt.Errorf("add host: invalid name %q (letters, digits, '.', '_', '-'; not 'local')", h.Name)
+		return Host{}, fmt.Errorf("add host: %w", InvalidHostName(h.Name))
 	}
 	if h.SSH == "" {
 		return Host{}, fmt.Errorf("add host %q: empty ssh destination", h.Name)
