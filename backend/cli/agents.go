@@ -162,7 +162,7 @@ func agentsCommand(home *string, env Env) *cobra.Command {
 			}
 			words, err := shellquote.Split(resumeArgs)
 			if err != nil {
-				return fmt.Errorf("resume args: %w", err)
+				return usageError{"--resume-args: " + err.Error()} // the user's words do not parse: bad usage
 			}
 			return withBackend(*home, func(ctx context.Context, b backend) error {
 				a, err := b.SetResumeArgs(ctx, id, words)

@@ -42,23 +42,24 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		{"bogus"},
 		{"agents"},
 		{"agents", "bogus"},
-		{"agents", "create"},              // --agent is required
-		{"agents", "create", "--agent"},   // flag without its value
-		{"agents", "update"},              // no agent id
-		{"agents", "update", "claude"},    // nothing to change
-		{"agents", "reset", "a", "b"},     // one id only
-		{"sessions"},                      // no subcommand
-		{"sessions", "list", "--bogus"},   // unknown flag
-		{"sessions", "list", "extra"},     // no positional
-		{"terminals", "show"},             // unknown subcommand
-		{"resume"},                        // no terminal id
-		{"resume", "--json"},              // a flag is not the terminal id
-		{"resume", "t_1", "t_2"},          // one id only
-		{"restore-check", "--json=maybe"}, // not a bool
-		{"version", "now"},                // no positional
-		{"completion", "tcsh"},            // not a shell it supports
-		{"serve", "--listen"},             // flag without its value
-		{"terminals", "list", "--home"},   // flag without its value
+		{"agents", "create"},            // --agent is required
+		{"agents", "create", "--agent"}, // flag without its value
+		{"agents", "update"},            // no agent id
+		{"agents", "update", "claude"},  // nothing to change
+		{"agents", "update", "claude", "--resume-args", "'open"}, // not shell words
+		{"agents", "reset", "a", "b"},                            // one id only
+		{"sessions"},                                             // no subcommand
+		{"sessions", "list", "--bogus"},                          // unknown flag
+		{"sessions", "list", "extra"},                            // no positional
+		{"terminals", "show"},                                    // unknown subcommand
+		{"resume"},                                               // no terminal id
+		{"resume", "--json"},                                     // a flag is not the terminal id
+		{"resume", "t_1", "t_2"},                                 // one id only
+		{"restore-check", "--json=maybe"},                        // not a bool
+		{"version", "now"},                                       // no positional
+		{"completion", "tcsh"},                                   // not a shell it supports
+		{"serve", "--listen"},                                    // flag without its value
+		{"terminals", "list", "--home"},                          // flag without its value
 	} {
 		code, stdout, stderr := runCLI(args...)
 		if code != 2 {
