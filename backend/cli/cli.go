@@ -194,6 +194,14 @@ after a crash, a kill or a reboot. With no command it opens the desktop app.`,
 	root.SetVersionTemplate(versionLine())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	root.PersistentFlags().StringVar(&home, "home", "", "state directory (default $REPRISE_HOME or ~/.local/share/reprise)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		// `--home "$DIR"` with DIR unset meant the default home: a script
+		// meant for a throwaway instance drove the user's own.
+		if f := cmd.Flag("home"); f != nil && f.Changed && strings.TrimSpace(home) == "" {
+			return usageError{"--home is empty (leave it out to use $REPRISE_HOME or the default home)"}
+		}
+		return nil
+	}
 
 	root.AddCommand(&cobra.Command{
 		Use:   "version",

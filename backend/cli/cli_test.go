@@ -70,6 +70,27 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 	}
 }
 
+// TestEmptyHomeIsRefused: an explicitly empty --home is bad usage. Before,
+// it meant the default home, so `--home "$DIR"` with DIR unset drove the
+// user's own instance.
+func TestEmptyHomeIsRefused(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // were it taken as the default, not the real one
+	t.Setenv("REPRISE_HOME", "")
+	t.Setenv("XDG_DATA_HOME", "")
+	for _, args := range [][]string{
+		{"terminals", "list", "--home", ""},
+		{"--home=", "restore-check"},
+		{"--home", " ", "hosts", "list"},
+	} {
+		code, stdout, stderr := runCLI(args...)
+		if code != 2 || !strings.Contains(stderr, "--home is empty") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and --home is empty", args, code, stderr)
+			continue
+		}
+		oneErrorLine(t, args, stdout, stderr)
+	}
+}
+
 // commands lists every visible command of the tree, as its words.
 func commands(c *cobra.Command, prefix []string) [][]string {
 	var out [][]string
