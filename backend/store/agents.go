@@ -233,7 +233,7 @@ func (s *Store) ResetAgentConfig(ctx context.Context, id string) (AgentConfig, e
 		return AgentConfig{}, err
 	}
 	if !c.Builtin {
-		return AgentConfig{}, fmt.Errorf("reset agent %q: only builtin agents have defaults: %w", id, ErrConflict)
+		return AgentConfig{}, conflictf("reset agent %q: only builtin agents have defaults", id)
 	}
 	var d AgentDefaults
 	if err := json.Unmarshal([]byte(c.Defaults), &d); err != nil {
@@ -254,7 +254,7 @@ func (s *Store) DeleteAgentConfig(ctx context.Context, id string) error {
 		return err
 	}
 	if c.Builtin {
-		return fmt.Errorf("delete agent %q: builtin agents can be reset, not deleted: %w", id, ErrConflict)
+		return conflictf("delete agent %q: builtin agents can be reset, not deleted", id)
 	}
 	return dbErr(s.db.WithContext(ctx).Delete(&AgentConfig{}, "id = ?", id).Error)
 }

@@ -52,7 +52,7 @@ func (s *Store) AddHost(ctx context.Context, h Host) (Host, error) {
 	}
 	if err := s.db.WithContext(ctx).Create(&h).Error; err != nil {
 		if err = dbErr(err); errors.Is(err, ErrConflict) {
-			return Host{}, fmt.Errorf("host %q already exists (reprise hosts remove %s first): %w", h.Name, h.Name, ErrConflict)
+			return Host{}, conflictf("host %q already exists (reprise hosts remove %s first)", h.Name, h.Name)
 		}
 		return Host{}, fmt.Errorf("add host %q: %w", h.Name, err)
 	}

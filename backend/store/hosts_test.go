@@ -15,6 +15,9 @@ func TestHosts(t *testing.T) {
 	}
 	if _, err := s.AddHost(ctx, Host{Name: "box", SSH: "other"}); !errors.Is(err, ErrConflict) {
 		t.Errorf("duplicate host: %v, want ErrConflict", err)
+	} else if want := `host "box" already exists (reprise hosts remove box first)`; err.Error() != want {
+		// One sentence for the user, not one ending in ": conflict".
+		t.Errorf("duplicate host says %q, want %q", err, want)
 	}
 	for _, bad := range []string{"", "local", "a b", "-x", "a/b"} {
 		if _, err := s.AddHost(ctx, Host{Name: bad, SSH: "x"}); err == nil {

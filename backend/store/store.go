@@ -36,6 +36,22 @@ var (
 	ErrCorrupt = errors.New("database file is damaged")
 )
 
+// kindError is a sentence for the user that errors.Is still matches with
+// its sentinel: "%w" would end it in ": conflict", which the CLI and the
+// window then show ("host "box" already exists (…): conflict").
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+// conflictf is a conflict said as a whole sentence (see kindError).
+func conflictf(format string, a ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, a...), kind: ErrConflict}
+}
+
 // busyTimeout is how long a connection waits for another writer (this
 // process or another one on the same file) before failing with "database is
 // locked".
