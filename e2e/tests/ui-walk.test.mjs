@@ -34,3 +34,27 @@ test('command palette: the field fits inside the palette at 1280 and 700 px', { 
     }
   });
 });
+
+// A click on a palette row that leaves it open ("Command palette") or on the list's padding put
+// the focus on the page: typing went nowhere and Esc no longer closed the palette.
+test('command palette: a click inside it keeps the keyboard in the field', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-palette-focus', async ({ page }) => {
+    const [p1] = await paneIds(page);
+    await waitForPrompt(page, p1);
+    await focusPane(page, p1);
+    await page.keyboard.press('Control+Shift+P');
+    await page.waitForSelector('[data-testid=palette]');
+    await page.click('[data-testid=palette-row][data-action=palette]');
+    await waitFor(async () => (await focused(page)) === 'input[palette-input]', { timeoutMs: 5000, message: async () => `the palette field keeps the keyboard (it is on ${await focused(page)})` });
+    await page.keyboard.type('split right');
+    await waitFor(async () => (await page.getAttribute('[data-testid=palette-row] >> nth=0', 'data-action')) === 'splitRight', { message: 'typing filters the palette' });
+    // A click on the list's padding, below the last row: the same.
+    const list = await page.locator('[data-testid=palette] ul').boundingBox();
+    await page.mouse.click(list.x + list.width / 2, list.y + list.height - 2);
+    await waitFor(async () => (await focused(page)) === 'input[palette-input]', { timeoutMs: 5000, message: async () => `the field keeps the keyboard after a click on the list (it is on ${await focused(page)})` });
+    await page.keyboard.press('Escape');
+    await waitFor(async () => !(await page.isVisible('[data-testid=palette]')), { message: 'Esc closed the palette' });
+    await assertTypingReaches(page, p1, 'the palette closed with Esc');
+    assert.deepEqual(page.errors, [], 'no console errors');
+  });
+});

@@ -33,7 +33,15 @@ function PaletteDialog() {
 
   return (
     <div className="palette-backdrop" onPointerDown={(e) => e.target === e.currentTarget && actions.closePalette(true)}>
-      <div className="palette" role="dialog" aria-label="Command palette" data-testid="palette">
+      <div
+        className="palette"
+        role="dialog"
+        aria-label="Command palette"
+        data-testid="palette"
+        // A click on a row or the list's padding would move the focus to the page (nothing there
+        // takes it): typing and Esc would then reach nothing, so the field keeps the keyboard.
+        onMouseDown={(e) => e.target !== input.current && e.preventDefault()}
+      >
         <input
           ref={input}
           className="text-input palette-input"
