@@ -58,3 +58,33 @@ test('command palette: a click inside it keeps the keyboard in the field', { tim
     assert.deepEqual(page.errors, [], 'no console errors');
   });
 });
+
+// Opening the title editor and leaving it unchanged (Enter, a click away) made the automatic
+// title a fixed one: the tab stopped following its pane's directory and program.
+test('tab title editor left unchanged: the tab keeps following its pane', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-rename', async ({ page }) => {
+    const [p1] = await paneIds(page);
+    await waitForPrompt(page, p1);
+    const title = () => page.textContent('[data-testid=tab] >> nth=0 >> [data-testid=tab-title]');
+    const auto = await title();
+    for (const [how, leave] of [
+      ['Enter', () => page.keyboard.press('Enter')],
+      ['a click on the pane', () => page.click(`[data-pane-id="${p1}"] .xterm-screen`)],
+    ]) {
+      await page.dblclick('[data-testid=tab] >> nth=0');
+      await page.waitForSelector('[data-testid=tab-rename]');
+      assert.equal(await page.inputValue('[data-testid=tab-rename]'), auto, 'the editor starts with the automatic title');
+      await leave();
+      await page.waitForSelector('[data-testid=tab-rename]', { state: 'detached' });
+      assert.equal((await layout(page)).tabs[0].title, '', `the automatic title stays automatic after ${how}`);
+    }
+    await typeInPane(page, p1, 'cd /tmp\n');
+    await waitFor(async () => (await title()) === 'tmp', { message: async () => `the tab title follows cd /tmp (it is ${await title()})` });
+    // A real rename still takes.
+    await page.dblclick('[data-testid=tab] >> nth=0');
+    await page.fill('[data-testid=tab-rename]', 'build');
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await layout(page)).tabs[0].title === 'build', { message: 'the tab renamed' });
+    assert.equal(await title(), 'build');
+  });
+});

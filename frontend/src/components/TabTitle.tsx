@@ -31,6 +31,9 @@ export function TabTitle({ tab, shown }: { tab: Tab; shown: string }) {
   const finish = (title: string | null) => {
     if (done.current) return;
     done.current = true;
+    // The editor starts with the automatic title: kept as it was, it is no new name (else the
+    // tab would stop following its pane's directory and program).
+    if (!tab.title && title !== null && title.trim() === shown) title = null;
     void actions.finishRename(tab.id, title);
   };
   return (
