@@ -88,3 +88,16 @@ test('tab title editor left unchanged: the tab keeps following its pane', { time
     assert.equal(await title(), 'build');
   });
 });
+
+// The empty overview said "Start one from the ▸ menu in the tab bar": there is no ▸ menu.
+test('the empty Agents overview names the New agent button that exists', { timeout: 60000 }, async () => {
+  await withReprise('ui-walk-overview', async ({ page }) => {
+    await page.keyboard.press('Control+Shift+A');
+    const text = await page.textContent('[data-testid=overview-empty]');
+    const button = await page.getAttribute('[data-testid=new-agent]', 'aria-label');
+    assert.ok(text.includes(button), `"${text}" names the tab bar's "${button}" button`);
+    assert.ok(text.includes('Ctrl+Shift+N'), `"${text}" gives its shortcut`);
+    assert.ok(!text.includes('▸'), `"${text}" points at no ▸ menu (there is none)`);
+    await shot(page, 'ui-walk-overview-empty');
+  });
+});

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { agentPill, urgency, type AgentInfo } from '../attention/attention';
 import { useServices } from '../context';
+import { keyLabel } from '../keys';
 import { findPaneByTerminal } from '../layout/layout';
 import { useStore } from '../store';
 import { AgentPill, useNow } from './AgentPill';
@@ -70,7 +71,9 @@ export function AgentsOverview() {
         </button>
       </header>
       {rows.length === 0 ? (
-        <p className="overview-empty muted">No agent in any pane. Start one from the ▸ menu in the tab bar.</p>
+        <p className="overview-empty muted" data-testid="overview-empty">
+          No agent in any pane. Start one with New agent in the tab bar ({keyLabel('newAgent')}).
+        </p>
       ) : (
         <ul className="overview-list" ref={listRef}>
           {rows.map(({ info, paneId, tabIndex }) => {
