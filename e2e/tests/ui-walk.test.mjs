@@ -101,3 +101,47 @@ test('the empty Agents overview names the New agent button that exists', { timeo
     await shot(page, 'ui-walk-overview-empty');
   });
 });
+
+// Leaving an agent's form (Esc, another agent) with a field that does not parse dropped the edit
+// without a word, and so did leaving a new agent not created yet.
+test('Settings → Agents: an edit that cannot be saved is kept when Settings closes, and said so', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-agent-draft', async ({ page }) => {
+    const openCodex = async () => {
+      await page.keyboard.press('Control+,');
+      await page.click('[data-testid=agent-row][data-agent-id=codex]');
+      await page.waitForSelector('[data-testid=agent-form][data-agent-id=codex]');
+    };
+    await openCodex();
+    const resume = page.locator('[data-testid=resume-args-input]');
+    assert.equal(await resume.inputValue(), 'resume');
+    await resume.fill('resume "unterminated');
+    await page.waitForSelector('[data-testid=resume-args-error]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=settings-view]', { state: 'detached' });
+    const notice = await page.textContent('.status-notice');
+    assert.match(notice, /Codex not saved \(unterminated double quote\)/, 'the status bar says the edit was not saved');
+    await shot(page, 'ui-walk-agent-draft-notice');
+    await openCodex();
+    assert.equal(await resume.inputValue(), 'resume "unterminated', 'the edit is back in the form');
+    assert.equal(await page.textContent('[data-testid=resume-args-error]'), 'unterminated double quote');
+    // Fixed and left: saved.
+    await resume.fill('resume --last');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=settings-view]', { state: 'detached' });
+    await openCodex();
+    await waitFor(async () => (await resume.inputValue()) === 'resume --last', { message: async () => `the fixed edit saved (field: ${await resume.inputValue()})` });
+
+    // A new agent typed but not created: kept too.
+    await page.click('[data-testid=add-agent]');
+    await page.fill('[data-testid=agent-id-input]', 'mine');
+    await page.fill('[data-testid=command-input]', 'mine-cli');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=settings-view]', { state: 'detached' });
+    assert.match(await page.textContent('.status-notice'), /not saved \(not created yet\)/);
+    await page.keyboard.press('Control+,');
+    await page.click('[data-testid=add-agent]');
+    assert.equal(await page.inputValue('[data-testid=agent-id-input]'), 'mine');
+    assert.equal(await page.inputValue('[data-testid=command-input]'), 'mine-cli');
+    assert.deepEqual(page.errors, [], 'no console errors');
+  });
+});

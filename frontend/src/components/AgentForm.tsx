@@ -8,13 +8,26 @@ import { AgentAvatar } from './AgentAvatar';
 const SAVED_MS = 2500;
 
 /**
+ * Drafts that could not be saved when their form closed (a field that does not parse, a new
+ * agent not created yet), by agent id: the form opens on them again, with their error, instead
+ * of dropping what was typed. For the page's life only.
+ */
+const unsavedDrafts = new Map<string, AgentDraft>();
+const NEW_DRAFT = '\0new';
+
+/**
  * The detail form of one agent. Saves on blur (when something changed and every field
  * parses) and with Save; parse errors and the host's validation error show inline.
  * isNew: a custom agent not saved yet (Save only, with an id field).
  */
 export function AgentForm({ agent, isNew = false, onCreated }: { agent: Agent; isNew?: boolean; onCreated?: (a: Agent) => void }) {
   const { actions } = useServices();
-  const [draft, setDraft] = useState<AgentDraft>(() => toDraft(agent));
+  const draftKey = isNew ? NEW_DRAFT : agent.id;
+  const [draft, setDraft] = useState<AgentDraft>(() => {
+    const kept = unsavedDrafts.get(draftKey);
+    unsavedDrafts.delete(draftKey);
+    return kept ?? toDraft(agent);
+  });
   const [serverError, setServerError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -68,7 +81,11 @@ export function AgentForm({ agent, isNew = false, onCreated }: { agent: Agent; i
         if (isNew) onCreated?.(s);
       } catch (err) {
         if (mounted.current) setServerError(errorText(err));
-        else actions.notice(`Save ${p.agent.label || p.agent.id}: ${errorText(err)}`);
+        else {
+          // Refused after the form closed: kept for its next opening, like a draft that does not parse.
+          unsavedDrafts.set(draftKey, draftRef.current);
+          actions.notice(`Save ${p.agent.label || p.agent.id}: ${errorText(err)}`);
+        }
       } finally {
         if (mounted.current) setSaving(false);
       }
@@ -78,12 +95,24 @@ export function AgentForm({ agent, isNew = false, onCreated }: { agent: Agent; i
     return next;
   };
 
+  /** On leaving: a draft save(false) cannot save is kept for the next opening, and the user is told. */
+  const keepUnsaved = () => {
+    const d = draftRef.current;
+    const p = fromDraft(baseline.current, d);
+    if (deleted.current || JSON.stringify(d) === JSON.stringify(toDraft(baseline.current))) return;
+    if (p.agent && !isNew) return; // save(false) saves it
+    unsavedDrafts.set(draftKey, d);
+    const why = p.errors ? Object.values(p.errors)[0] : 'not created yet';
+    actions.notice(`${d.label.trim() || agent.label || d.id.trim() || 'New agent'} not saved (${why}); your edit is kept in Settings → Agents.`);
+  };
+
   // Leaving the form (another agent, Esc) keeps what was typed.
   useEffect(() => {
     mounted.current = true;
     return () => {
       mounted.current = false;
       if (savedTimer.current) clearTimeout(savedTimer.current);
+      keepUnsaved();
       void save(false);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on unmount only; save reads the draft and baseline through refs
