@@ -145,3 +145,32 @@ test('Settings → Agents: an edit that cannot be saved is kept when Settings cl
     assert.deepEqual(page.errors, [], 'no console errors');
   });
 });
+
+// A font list with ; { } < > typed in Settings → Appearance fell back to the default font
+// without a word (the field then showed the default again).
+test('Settings → Appearance: a font list that cannot be used is refused with a reason', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-font', async ({ page }) => {
+    const [p1] = await paneIds(page);
+    await waitForPrompt(page, p1);
+    const family = () => page.evaluate((id) => window.__reprise.terminal(id).options.fontFamily, p1);
+    await page.keyboard.press('Control+,');
+    await page.click('[data-testid=settings-nav-appearance]');
+    const field = page.locator('[data-testid=appearance-font-family]');
+    await field.fill('Liberation Mono');
+    await field.press('Enter');
+    await waitFor(async () => (await family()) === 'Liberation Mono', { message: async () => `the font applied (pane font: ${await family()})` });
+    const hostile = '"DejaVu Sans Mono"; } * { display: none';
+    await field.fill(hostile);
+    await field.press('Enter');
+    await page.waitForSelector('[data-testid=appearance-font-family-error]', { timeout: 5000 });
+    assert.match(await page.textContent('[data-testid=appearance-font-family-error]'), /; \{ \} < or >/);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    for (const width of [1280, 700]) {
+      await page.setViewportSize({ width, height: 760 });
+      await shot(page, `ui-walk-font-error-${width}`);
+    }
+    await field.blur();
+    assert.equal(await field.inputValue(), hostile, 'the typed text stays, to be fixed');
+    assert.equal(await family(), 'Liberation Mono', 'the panes keep the last good font, not the default');
+  });
+});

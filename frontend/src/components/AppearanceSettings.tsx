@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useServices } from '../context';
 import { keyLabel } from '../keys';
 import { useStore } from '../store';
-import { DEFAULT_APPEARANCE, LIMITS, THEMES, zoomedFontSize, type Appearance, type CursorStyle, type RendererPref, type ThemeId } from '../terminal/appearance';
+import { DEFAULT_APPEARANCE, fontFamilyError, LIMITS, THEMES, zoomedFontSize, type Appearance, type CursorStyle, type RendererPref, type ThemeId } from '../terminal/appearance';
 
 const FONTS = ['JetBrains Mono', 'Cascadia Mono', 'Fira Code', 'DejaVu Sans Mono', 'Liberation Mono', 'Noto Sans Mono', 'Ubuntu Mono', 'Source Code Pro', 'monospace'];
 
@@ -105,6 +105,9 @@ function Row({ label, hint, children }: { label: string; hint?: string; children
 function FontField({ id, value, onCommit }: { id: string; value: string; onCommit: (v: string) => void }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
+  // A list the appearance would not take is refused here, with why (it fell back to the default without a word).
+  const error = fontFamilyError(text);
+  const commit = () => !error && onCommit(text.trim());
   return (
     <>
       <input
@@ -114,10 +117,16 @@ function FontField({ id, value, onCommit }: { id: string; value: string; onCommi
         list={`${id}-fonts`}
         spellCheck={false}
         value={text}
+        aria-invalid={error ? true : undefined}
         onChange={(e) => setText(e.target.value)}
-        onBlur={() => text !== value && onCommit(text.trim())}
-        onKeyDown={(e) => e.key === 'Enter' && onCommit(text.trim())}
+        onBlur={() => text !== value && commit()}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
       />
+      {error && (
+        <span className="field-error" role="alert" data-testid="appearance-font-family-error">
+          {error}
+        </span>
+      )}
       <datalist id={`${id}-fonts`}>
         {FONTS.map((f) => (
           <option key={f} value={f} />

@@ -58,15 +58,24 @@ export const THEMES: { id: ThemeId; label: string }[] = [
 const CURSORS: readonly CursorStyle[] = ['block', 'underline', 'bar'];
 const RENDERERS: readonly RendererPref[] = ['auto', 'webgl', 'dom'];
 
+const FONT_FAMILY_MAX = 300;
+
+/** Why a typed font list would not be taken (normalizeAppearance would drop it), or null. */
+export function fontFamilyError(text: string): string | null {
+  if (/[;{}<>]/.test(text)) return 'A font list has no ; { } < or >.';
+  if (text.trim().length > FONT_FAMILY_MAX) return `At most ${FONT_FAMILY_MAX} characters.`;
+  return null;
+}
+
 /** A stored or typed appearance made safe: each bad or missing field takes its default. */
 export function normalizeAppearance(raw: unknown): Appearance {
   const r = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const d = DEFAULT_APPEARANCE;
   const num = (v: unknown, lim: { min: number; max: number }, def: number) =>
     typeof v === 'number' && Number.isFinite(v) ? Math.min(lim.max, Math.max(lim.min, v)) : def;
-  const family = typeof r.fontFamily === 'string' ? r.fontFamily.trim().slice(0, 300) : '';
+  const family = typeof r.fontFamily === 'string' ? r.fontFamily.trim().slice(0, FONT_FAMILY_MAX) : '';
   return {
-    fontFamily: family && !/[;{}<>]/.test(family) ? family : d.fontFamily,
+    fontFamily: family && !fontFamilyError(family) ? family : d.fontFamily,
     fontSize: Math.round(num(r.fontSize, LIMITS.fontSize, d.fontSize) * 2) / 2,
     lineHeight: Math.round(num(r.lineHeight, LIMITS.lineHeight, d.lineHeight) * 100) / 100,
     cursorStyle: CURSORS.includes(r.cursorStyle as CursorStyle) ? (r.cursorStyle as CursorStyle) : d.cursorStyle,
