@@ -174,3 +174,44 @@ test('Settings → Appearance: a font list that cannot be used is refused with a
     assert.equal(await family(), 'Liberation Mono', 'the panes keep the last good font, not the default');
   });
 });
+
+// An agent with a long label: the Settings agent list grew to its label's width and pushed the
+// agent's form out of the window; in the New agent menu the label pushed "not found" out.
+test('a long agent label: the Settings form and the New agent menu still fit', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-long-label', async ({ page }) => {
+    const label = 'Codex ' + 'with a very long label '.repeat(12).trim();
+    await page.keyboard.press('Control+,');
+    await page.click('[data-testid=agent-row][data-agent-id=codex]');
+    await page.fill('[data-testid=label-input]', label);
+    await page.click('[data-testid=save-agent]');
+    await waitFor(async () => (await page.textContent('[data-testid=agent-row][data-agent-id=codex] .agent-row-label'))?.startsWith(label), { message: 'the long label saved' });
+    const inWindow = (sel) =>
+      page.evaluate((sel) => {
+        const b = document.querySelector(sel).getBoundingClientRect();
+        return b.width > 0 && b.left >= 0 && b.right <= window.innerWidth ? null : JSON.stringify({ left: b.left, right: b.right, width: b.width, W: window.innerWidth });
+      }, sel);
+    for (const width of [1280, 700]) {
+      await page.setViewportSize({ width, height: 760 });
+      await page.waitForFunction((w) => window.innerWidth === w, width);
+      assert.equal(await inWindow('[data-testid=agent-form] [data-testid=label-input]'), null, `at ${width} px the agent's form is in the window`);
+      assert.equal(await inWindow('[data-testid=agent-form] .agent-form-title h2'), null, `at ${width} px the form's title is in the window`);
+      await shot(page, `ui-walk-long-label-settings-${width}`);
+    }
+    await page.keyboard.press('Escape');
+    for (const width of [1280, 700]) {
+      await page.setViewportSize({ width, height: 760 });
+      await page.waitForFunction((w) => window.innerWidth === w, width);
+      await page.click('[data-testid=new-agent]');
+      await page.waitForSelector('[data-testid=new-agent-item][data-agent-id=codex]');
+      const fit = await page.evaluate(() => {
+        const menu = document.querySelector('[data-testid=new-agent-menu] .agent-choices').getBoundingClientRect();
+        const badge = document.querySelector('[data-testid=new-agent-item][data-agent-id=codex] .badge').getBoundingClientRect();
+        return { menu: [menu.left, menu.right], badge: [badge.left, badge.right, badge.width] };
+      });
+      assert.ok(fit.badge[2] > 0 && fit.badge[0] >= fit.menu[0] && fit.badge[1] <= fit.menu[1], `at ${width} px "not found" shows inside the menu: ${JSON.stringify(fit)}`);
+      await shot(page, `ui-walk-long-label-menu-${width}`);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[data-testid=new-agent-menu]', { state: 'detached' });
+    }
+  });
+});

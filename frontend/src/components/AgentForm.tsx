@@ -179,7 +179,7 @@ export function AgentForm({ agent, isNew = false, onCreated }: { agent: Agent; i
       <header className="agent-form-header">
         <AgentAvatar id={agent.id || draft.id || '?'} label={title} size={32} />
         <div className="agent-form-title">
-          <h2>{title}</h2>
+          <h2 title={title}>{title}</h2>
           <div className="muted small">
             {isNew ? 'Custom agent' : agent.builtin ? `Built-in · ${agent.id}` : `Custom · ${agent.id}`}
             {!isNew && (agent.found ? ` · ${agent.path || agent.command}` : ` · ${agent.command} was not found on PATH`)}
