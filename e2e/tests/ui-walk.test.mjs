@@ -215,3 +215,35 @@ test('a long agent label: the Settings form and the New agent menu still fit', {
     }
   });
 });
+
+// At 700 px a host with a long ssh destination pushed its Status and Remove out of the window,
+// and an error quoting a long name ran out of its box.
+test('Settings → Hosts at 700 px: a long destination and a long error stay in the window', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-hosts', async ({ page }) => {
+    await page.setViewportSize({ width: 700, height: 760 });
+    await page.keyboard.press('Control+,');
+    await page.click('[data-testid=settings-nav-hosts]');
+    const dest = 'averyveryverylongusername@' + 'sub.'.repeat(20) + 'example.com:2222';
+    await page.fill('[data-testid=host-name]', 'longdest');
+    await page.fill('[data-testid=host-ssh]', dest);
+    await page.click('[data-testid=host-add-button]');
+    await page.waitForSelector('[data-testid=host-row][data-host=longdest]');
+    const right = (sel) => page.evaluate((sel) => [document.querySelector(sel).getBoundingClientRect().right, window.innerWidth], sel);
+    for (const sel of ['[data-host=longdest] [data-testid=host-status]', '[data-host=longdest] [data-testid=host-remove]']) {
+      const [r, w] = await right(sel);
+      assert.ok(r <= w, `${sel} inside the ${w} px window (right edge ${r})`);
+    }
+    await page.fill('[data-testid=host-name]', 'x'.repeat(200));
+    await page.fill('[data-testid=host-ssh]', 'box');
+    await page.click('[data-testid=host-add-button]');
+    await page.waitForSelector('[data-testid=hosts-error]');
+    const err = await page.evaluate(() => {
+      const e = document.querySelector('[data-testid=hosts-error]');
+      return { scroll: e.scrollWidth, client: e.clientWidth, right: e.getBoundingClientRect().right, W: window.innerWidth };
+    });
+    assert.ok(err.scroll <= err.client && err.right <= err.W, `the error's text stays in its box: ${JSON.stringify(err)}`);
+    await shot(page, 'ui-walk-hosts-700');
+    await page.click('[aria-label="Remove host longdest"]');
+    await page.waitForSelector('[data-testid=host-row][data-host=longdest]', { state: 'detached' });
+  });
+});
