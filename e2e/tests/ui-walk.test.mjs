@@ -247,3 +247,32 @@ test('Settings → Hosts at 700 px: a long destination and a long error stay in 
     await page.waitForSelector('[data-testid=host-row][data-host=longdest]', { state: 'detached' });
   });
 });
+
+// A host name and destination typed in Settings → Hosts were gone when Settings was closed (Esc)
+// and opened again.
+test('Settings → Hosts: what is typed in the add form stays when Settings closes', { timeout: 60000 }, async () => {
+  await withReprise('ui-walk-hosts-form', async ({ page }) => {
+    const openHosts = async () => {
+      await page.keyboard.press('Control+,');
+      await page.click('[data-testid=settings-nav-hosts]');
+      await page.waitForSelector('[data-testid=host-add]');
+    };
+    await openHosts();
+    await page.fill('[data-testid=host-name]', 'devbox');
+    await page.fill('[data-testid=host-ssh]', 'me@devbox.example:2222');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=settings-view]', { state: 'detached' });
+    await openHosts();
+    assert.equal(await page.inputValue('[data-testid=host-name]'), 'devbox');
+    assert.equal(await page.inputValue('[data-testid=host-ssh]'), 'me@devbox.example:2222');
+    // Added: the form empties, and stays empty on the next opening.
+    await page.click('[data-testid=host-add-button]');
+    await page.waitForSelector('[data-testid=host-row][data-host=devbox]');
+    assert.equal(await page.inputValue('[data-testid=host-name]'), '');
+    await page.keyboard.press('Escape');
+    await openHosts();
+    assert.equal(await page.inputValue('[data-testid=host-ssh]'), '');
+    await page.click('[aria-label="Remove host devbox"]');
+    await page.waitForSelector('[data-testid=host-row][data-host=devbox]', { state: 'detached' });
+  });
+});

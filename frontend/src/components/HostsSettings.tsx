@@ -4,6 +4,9 @@ import { useServices } from '../context';
 import { hostState, withLiveStatus } from '../hosts';
 import { useStore } from '../store';
 
+/** What the add form holds when Settings closes (Esc): it is there again on the next opening. */
+const unsent = { name: '', ssh: '' };
+
 /**
  * Settings → Hosts: the remote machines panes can run on (`reprise hosts …`), each with its ssh
  * destination and its link as this host sees it; add (name + [user@]host[:port] or an ssh-config
@@ -13,8 +16,10 @@ export function HostsSettings() {
   const { store, actions } = useServices();
   const hosts = useStore(store, (s) => s.hosts);
   const live = useStore(store, (s) => s.hostStatus);
-  const [name, setName] = useState('');
-  const [ssh, setSsh] = useState('');
+  const [name, setNameState] = useState(unsent.name);
+  const [ssh, setSshState] = useState(unsent.ssh);
+  const setName = (v: string) => setNameState((unsent.name = v));
+  const setSsh = (v: string) => setSshState((unsent.ssh = v));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
