@@ -45,7 +45,7 @@ func TestDestParsing(t *testing.T) {
 			t.Errorf("splitDest(%q) = %q %q %v, want %q %q", c.in, uh, port, err, c.uh, c.port)
 		}
 	}
-	for _, bad := range []string{"", "-oProxyCommand=x", "box:0", "box:http", "a b", "me@", "@box", "@box:22", "[-oProxyCommand=x]", "me@-oProxyCommand=x"} {
+	for _, bad := range []string{"", "-oProxyCommand=x", "box:0", "box:http", "a b", "me@", "@box", "@box:22", "[-oProxyCommand=x]", "me@-oProxyCommand=x", "ho\x07st", "box\r", "bo\xffx"} {
 		if _, _, err := splitDest(bad); err == nil {
 			t.Errorf("splitDest(%q) accepted", bad)
 		}

@@ -24,6 +24,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/reprise-dev/reprise/backend/ptyclient"
 	"github.com/reprise-dev/reprise/backend/shellquote"
@@ -54,6 +56,11 @@ type Target struct {
 func splitDest(dest string) (userHost, port string, err error) {
 	if dest == "" || strings.HasPrefix(dest, "-") || strings.ContainsAny(dest, " \t\n'\"`$;|&") {
 		return "", "", fmt.Errorf("invalid ssh destination %q: want [user@]host[:port]", dest)
+	}
+	// A control character (a BEL pasted in, say) is in no host name; it was taken and then
+	// shown as an invisible character in Settings → Hosts.
+	if strings.ContainsFunc(dest, unicode.IsControl) || !utf8.ValidString(dest) {
+		return "", "", fmt.Errorf("invalid ssh destination %q: a control character or invalid UTF-8", dest)
 	}
 	user, host := "", dest
 	if i := strings.LastIndex(dest, "@"); i >= 0 {
