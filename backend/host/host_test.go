@@ -325,6 +325,43 @@ func TestClosePaneStampsClosedBeforeHangup(t *testing.T) {
 	}
 }
 
+// Closing the last tab, or the last shell's clean exit, opens a fresh tab (docs/wire.md): the
+// window was left blank.
+func TestClosingTheLastTabOpensAFreshOne(t *testing.T) {
+	home := newHome(t)
+	h := startHost(t, home)
+	defer h.Close()
+	ctx := context.Background()
+	first := panes(t, h)
+	l, err := h.Layout(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err = h.CloseTab(ctx, l.Tabs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := layout.Panes(l); len(ps) != 1 || ps[0].PaneID == first[0].PaneID {
+		t.Fatalf("after closing the last tab: panes %+v, want one new pane", ps)
+	}
+	second := panes(t, h)
+	if _, err := h.ClosePane(ctx, second[0].PaneID); err != nil {
+		t.Fatal(err)
+	}
+	if ps := panes(t, h); len(ps) != 1 || ps[0].PaneID == second[0].PaneID {
+		t.Fatalf("after closing the last pane: panes %+v, want one new pane", ps)
+	}
+	third := panes(t, h)
+	v := h.NewViewer()
+	defer v.Close()
+	attach(t, v, third[0].TerminalID)
+	v.Input(ctx, third[0].TerminalID, []byte("exit\n"))
+	waitFor(t, "a fresh tab after the last shell's exit", func() bool {
+		ps := panes(t, h)
+		return len(ps) == 1 && ps[0].PaneID != third[0].PaneID
+	})
+}
+
 func TestOneHostPerHome(t *testing.T) {
 	home := newHome(t)
 	h := startHost(t, home)

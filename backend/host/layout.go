@@ -131,7 +131,17 @@ func (h *Host) ClosePane(ctx context.Context, paneID string) (*api.Layout, error
 		return nil, err
 	}
 	h.dispose(ctx, closed)
-	return l, nil
+	return h.keepATab(ctx, l)
+}
+
+// keepATab opens a fresh tab when the last one was closed (docs/wire.md: "closing the last
+// tab opens a fresh one"): the window was left with no tab and nothing in it, its last shell's
+// `exit` or a click on the last tab's × showing a blank page until Ctrl+Shift+T.
+func (h *Host) keepATab(ctx context.Context, l *api.Layout) (*api.Layout, error) {
+	if len(l.Tabs) > 0 {
+		return l, nil
+	}
+	return h.NewTab(ctx, "")
 }
 
 // CloseTab closes a tab and hangs up its terminals.
@@ -146,7 +156,7 @@ func (h *Host) CloseTab(ctx context.Context, tabID string) (*api.Layout, error) 
 		return nil, err
 	}
 	h.dispose(ctx, closed)
-	return l, nil
+	return h.keepATab(ctx, l)
 }
 
 // dispose ends terminals the user closed: the end is stamped as "closed"

@@ -276,3 +276,26 @@ test('Settings → Hosts: what is typed in the add form stays when Settings clos
     await page.waitForSelector('[data-testid=host-row][data-host=devbox]', { state: 'detached' });
   });
 });
+
+// Closing the last tab (its ×) or the last shell's `exit` left a window with no tab and nothing
+// in it; docs/wire.md says a fresh one opens.
+test('closing the last tab, or exiting its last shell, opens a fresh tab', { timeout: 120000 }, async () => {
+  await withReprise('ui-walk-last-tab', async ({ page }) => {
+    const [p1] = await paneIds(page);
+    await waitForPrompt(page, p1);
+    await page.click('[data-testid=close-tab]');
+    const fresh = async (old) => {
+      const p = await waitFor(async () => {
+        const ids = await paneIds(page);
+        return ids.length === 1 && ids[0] !== old ? ids[0] : null;
+      }, { message: async () => `one new pane after closing ${old} (panes: ${JSON.stringify(await paneIds(page))})` });
+      await waitForPrompt(page, p);
+      return p;
+    };
+    const p2 = await fresh(p1);
+    await typeInPane(page, p2, 'exit\n');
+    const p3 = await fresh(p2);
+    await shot(page, 'ui-walk-last-tab');
+    await assertTypingReaches(page, p3, 'the fresh tab after the last exit');
+  });
+});
