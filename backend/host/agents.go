@@ -286,9 +286,12 @@ func (h *Host) launch(ctx context.Context, req api.CreateAgentRequest) (store.Ag
 	if abs, err := filepath.Abs(cwd); err == nil {
 		cwd = abs
 	}
-	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+	if st, err := os.Stat(cwd); err != nil {
 		//lint:ignore ST1005 a sentence the user reads as is (the resume banner, CLI, MCP, SDK show it verbatim)
 		return c, catalog.Launch{}, "", fmt.Errorf("No such directory: %s", cwd)
+	} else if !st.IsDir() {
+		//lint:ignore ST1005 as above
+		return c, catalog.Launch{}, "", fmt.Errorf("Not a directory: %s", cwd)
 	}
 	return c, l, cwd, nil
 }

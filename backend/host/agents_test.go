@@ -411,6 +411,8 @@ func TestRunAgentRefusals(t *testing.T) {
 	}{
 		{api.CreateAgentRequest{Agent: "copilot", Cwd: e.work}, "copilot was not found on PATH"},
 		{api.CreateAgentRequest{Agent: "claude", Cwd: "/no/such/dir"}, "No such directory: /no/such/dir"},
+		// A file or a FIFO is there, and is not a directory: said so, not "No such directory".
+		{api.CreateAgentRequest{Agent: "claude", Cwd: "/etc/hostname"}, "Not a directory: /etc/hostname"},
 		{api.CreateAgentRequest{Agent: "claude", ResumeSessionID: "x\x1b]0;pwn\x07", Cwd: e.work}, "Invalid resume session id for Claude Code."},
 		{api.CreateAgentRequest{Agent: "nope"}, `unknown agent "nope"`},
 	}
