@@ -61,6 +61,7 @@ type Host struct {
 	status   api.DaemonStatus
 	restarts []time.Time
 	sweep    map[string]string    // daemon-death snapshot: terminal id → session id, until reconciled
+	diedAt   time.Time            // when the host saw the daemon die, until reconciled; zero at boot
 	fg       map[string]string    // terminal id → last reported foreground command
 	cwd      map[string]string    // terminal id → last recorded working directory
 	remotes  map[string]*remoteEP // remote host name → its supervisor

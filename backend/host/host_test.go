@@ -16,6 +16,7 @@ import (
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/layout"
 	"github.com/reprise-dev/reprise/backend/paths"
+	"github.com/reprise-dev/reprise/backend/scrollback"
 	"github.com/reprise-dev/reprise/internal/testenv"
 )
 
@@ -201,6 +202,19 @@ func TestKilledDaemonColdRespawnsPanes(t *testing.T) {
 	// The host records the shell's directory within its 1 s poll.
 	waitFor(t, "cwd recorded", func() bool { return terminal(t, h, ps[0].TerminalID).Cwd == work })
 
+	// The shells last printed an hour ago (an idle shell): the host sees the daemon die, so the
+	// divider must say when it died, not when the shell last printed.
+	for _, p := range ps {
+		cur, _, err := scrollback.Paths(home.ScrollbackDir(), p.TerminalID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hourAgo := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(cur, hourAgo, hourAgo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beforeKill := time.Now()
 	oldPID := h.DaemonStatus().PID
 	if err := syscall.Kill(oldPID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -225,6 +239,9 @@ func TestKilledDaemonColdRespawnsPanes(t *testing.T) {
 		if old.Status != api.StatusLost || old.EndedAt == nil {
 			t.Fatalf("old terminal %s: status %s ended %v, want lost with a time", old.ID, old.Status, old.EndedAt)
 		}
+		if old.EndedAt.Before(beforeKill.Add(-time.Second)) {
+			t.Fatalf("old terminal %s: ended at %v, before the daemon was killed at %v (its last output, not its death)", old.ID, old.EndedAt, beforeKill)
+		}
 		nt := terminal(t, h, p.TerminalID)
 		if nt.RestoredFrom != old.ID || nt.Status != api.StatusRunning {
 			t.Fatalf("new terminal %+v should be running and restored from %s", nt, old.ID)
@@ -232,6 +249,9 @@ func TestKilledDaemonColdRespawnsPanes(t *testing.T) {
 		s := attach(t, v2, p.TerminalID)
 		waitText(t, s, Divider)
 		text := s.String()
+		if want := Divider + " at " + old.EndedAt.Local().Format("2006-01-02 15:04:05"); !strings.Contains(text, want) {
+			t.Fatalf("pane %d: divider does not say %q:\n%q", i, want, text)
+		}
 		if at := strings.Index(text, marks[i]); at < 0 || at > strings.Index(text, Divider) {
 			t.Fatalf("pane %d: previous output %q not above the divider:\n%q", i, marks[i], text)
 		}

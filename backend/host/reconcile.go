@@ -65,6 +65,8 @@ func (h *Host) reconcile(ctx context.Context) error {
 	h.mu.Lock()
 	snap := h.sweep
 	h.sweep = nil
+	diedAt := h.diedAt
+	h.diedAt = time.Time{}
 	h.mu.Unlock()
 	// Bindings of terminals the daemon still owns are not swept; bindings
 	// of lost terminals end, unless their session changed since the death
@@ -78,7 +80,7 @@ func (h *Host) reconcile(ctx context.Context) error {
 		h.endBindings(ctx, []string{t.ID}, bindAt, snap)
 	}
 	for _, t := range lost {
-		if err := h.coldRespawn(ctx, t); err != nil {
+		if err := h.coldRespawn(ctx, t, diedAt); err != nil {
 			h.log.Error("cold respawn failed", "terminal", t.ID, "err", err)
 		}
 	}
@@ -95,15 +97,21 @@ func (h *Host) reconcile(ctx context.Context) error {
 
 // coldRespawn marks a terminal lost and, if a pane shows it, gives that pane
 // a new shell in the same directory whose screen starts with the old
-// terminal's output and a divider saying when it ended.
-func (h *Host) coldRespawn(ctx context.Context, old store.Terminal) error {
+// terminal's output and a divider saying when it ended: diedAt when the host
+// saw the daemon die, else (zero: it died while no host watched) when the
+// terminal last printed.
+func (h *Host) coldRespawn(ctx context.Context, old store.Terminal, diedAt time.Time) error {
 	dir := h.cfg.Home.ScrollbackDir()
 	tail, modMs, haveLog, err := scrollback.Tail(dir, old.ID, restoreTail)
 	if err != nil {
 		h.log.Warn("read scrollback of lost terminal", "terminal", old.ID, "err", err)
 	}
 	ended := time.Now()
-	if haveLog && modMs > 0 {
+	switch {
+	case !diedAt.IsZero():
+		// Seen live: an idle shell's last output may be hours before its death.
+		ended = diedAt
+	case haveLog && modMs > 0:
 		ended = time.UnixMilli(modMs) // when it last printed: the best evidence of when it died
 	}
 	changed, err := h.store.MarkTerminalEnded(ctx, old.ID, api.StatusLost, nil, "", ended)

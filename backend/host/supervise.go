@@ -78,10 +78,12 @@ func (h *Host) supervise() {
 			h.log.Warn("pty daemon connection lost", "err", c.Err())
 			// Which agent sessions could this death end? Taken before anything
 			// else, so a session that starts meanwhile is not swept.
+			diedAt := time.Now()
 			snap := h.liveSnapshot(h.ctx)
 			h.mu.Lock()
 			h.daemon = nil
 			h.sweep = snap
+			h.diedAt = diedAt
 			h.mu.Unlock()
 			h.restart()
 		}
