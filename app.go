@@ -12,6 +12,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -20,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/godbus/dbus/v5"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -132,6 +135,9 @@ func runDesktop(args []string) int {
 		// focus to the first window.
 		h, err = host.Start(context.Background(), host.Config{Home: home, Exe: exe, Logger: logger})
 	}
+	if errors.Is(err, host.ErrHostRunning) {
+		return secondLaunch(home, err, logger)
+	}
 	if err != nil {
 		app.startErr = err
 		logger.Error("host did not start", "err", err)
@@ -166,7 +172,6 @@ func runWindow(app *App, home paths.Home, h *host.Host, srv *web.Server, lapi *l
 			code = 1
 		}
 	}()
-	sum := sha256.Sum256([]byte(home.Dir))
 	err := wails.Run(&options.App{
 		Title:            "Reprise",
 		Width:            1280,
@@ -181,7 +186,7 @@ func runWindow(app *App, home paths.Home, h *host.Host, srv *web.Server, lapi *l
 		// keep running for the next launch.
 		OnShutdown: func(context.Context) { stop() },
 		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId: "dev.reprise.app-" + hex.EncodeToString(sum[:8]),
+			UniqueId: instanceID(home),
 			OnSecondInstanceLaunch: func(options.SecondInstanceData) {
 				if app.ctx != nil {
 					runtime.WindowUnminimise(app.ctx)
@@ -200,6 +205,50 @@ func runWindow(app *App, home paths.Home, h *host.Host, srv *web.Server, lapi *l
 		return 1
 	}
 	return 0
+}
+
+// instanceID names the window of a home for Wails' single-instance lock.
+func instanceID(home paths.Home) string {
+	sum := sha256.Sum256([]byte(home.Dir))
+	return "dev.reprise.app-" + hex.EncodeToString(sum[:8])
+}
+
+// secondLaunch is a launch for a home another Reprise already runs. It asks
+// that one's window to come to the front and says so; no second window opens
+// (one would only say "Connecting…": its page has no host). When no window
+// answers (a `reprise serve`, or no session bus) it says Reprise is running.
+func secondLaunch(home paths.Home, running error, logger *slog.Logger) int {
+	if err := showRunningWindow(instanceID(home)); err != nil {
+		logger.Info("second launch: no running window answered", "running", running, "err", err)
+		fmt.Fprintf(os.Stderr, "reprise: %s\n", oneLine(running))
+		return 1
+	}
+	logger.Info("second launch: the running window was brought to the front", "running", running)
+	fmt.Fprintf(os.Stderr, "reprise: %s; its window was brought to the front\n", oneLine(running))
+	return 0
+}
+
+// showRunningWindow makes the call a second Wails instance makes to the
+// first (wails/v2 internal/frontend/desktop/linux/single_instance.go), which
+// runs its OnSecondInstanceLaunch.
+func showRunningWindow(uniqueID string) error {
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		return fmt.Errorf("session bus: %w", err)
+	}
+	defer conn.Close()
+	id := "wails_app_" + strings.NewReplacer("-", "_", ".", "_").Replace(uniqueID)
+	name, path := "org."+id+".SingleInstance", dbus.ObjectPath("/org/"+id+"/SingleInstance")
+	data := options.SecondInstanceData{Args: os.Args[1:]}
+	data.WorkingDirectory, _ = os.Getwd()
+	msg, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	if err := conn.Object(name, path).Call(name+".SendMessage", 0, string(msg)).Store(); err != nil {
+		return fmt.Errorf("ask the running window: %w", err)
+	}
+	return nil
 }
 
 // stopHost closes what runDesktop started; nil parts were not started.

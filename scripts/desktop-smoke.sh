@@ -111,6 +111,27 @@ PID1=$(cat "$H/pid1.txt")
 "$BIN" terminals list --json --home "$H" > "$ART/desktop-terminals.json"
 grep -q "\"pid\": $PID1" "$ART/desktop-terminals.json" || { echo "desktop-smoke: shell $PID1 not listed"; exit 1; }
 
+# A second launch for the same home while the window is open brings that window to the front and
+# says so; with no session bus to ask it, it says Reprise is running. Either way it ends by itself
+# and opens no second window (on main it exited 1 without a word, or, with no bus, opened a window
+# that said "Connecting…" for ever) and the first window keeps its shell.
+second_launch() { # $1: label; the rest: env assignments
+  local label="$1" rc=0; shift
+  env "$@" timeout 20 "$BIN" --home "$H" >"$ART/desktop-second-$label.out" 2>&1 || rc=$?
+  [ "$rc" != 124 ] || { import -window root "$ART/desktop-fail-second-$label.png"; echo "desktop-smoke: a second launch ($label) did not end within 20 s"; return 1; }
+  grep -q "already running for this home" "$ART/desktop-second-$label.out" ||
+    { echo "desktop-smoke: a second launch ($label) said: $(cat "$ART/desktop-second-$label.out")"; return 1; }
+  [ "$(xdotool search --name ' — Reprise$' 2>/dev/null | wc -l)" = 1 ] || { echo "desktop-smoke: a second launch ($label) left a second window"; return 1; }
+  kill -0 "$APP_PID" || { echo "desktop-smoke: the first window died on a second launch ($label)"; return 1; }
+  SECOND_RC=$rc
+}
+second_launch bus || exit 1
+[ "$SECOND_RC" = 0 ] && grep -q "its window was brought to the front" "$ART/desktop-second-bus.out" ||
+  { echo "desktop-smoke: a second launch exited $SECOND_RC: $(cat "$ART/desktop-second-bus.out")"; exit 1; }
+second_launch nobus DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent || exit 1
+[ "$SECOND_RC" = 1 ] || { echo "desktop-smoke: a second launch with no bus exited $SECOND_RC"; exit 1; }
+echo "desktop-smoke: a second launch for the same home showed the running window (or, with no bus, said Reprise runs) and opened none"
+
 # Issue 20: WebKit's web process runs with glibc's mmap threshold fixed (webkitenv.go: freed
 # multi-MiB buffers go back to the system instead of staying in its heap); the pane's shell keeps
 # the environment the app was started with.
