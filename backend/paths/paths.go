@@ -4,7 +4,9 @@
 package paths
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -59,15 +61,25 @@ func (h Home) PtydStderr() string    { return filepath.Join(h.LogDir(), "ptyd.st
 func (h Home) HostLog() string       { return filepath.Join(h.LogDir(), "host.log") }
 func (h Home) ScrollbackDir() string { return filepath.Join(h.Dir, "scrollback") }
 
+// unusable says the home cannot be made, naming each path once (an
+// *fs.PathError names its own: "mkdir /x: not a directory").
+func (h Home) unusable(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == h.Dir {
+		return fmt.Errorf("cannot use %s as the Reprise home: %s: %w", h.Dir, pe.Op, pe.Err)
+	}
+	return fmt.Errorf("cannot use %s as the Reprise home: %w", h.Dir, err)
+}
+
 // Ensure creates the directories with private permissions (0700), fixing
 // the mode of ones that already exist.
 func (h Home) Ensure() error {
 	for _, d := range []string{h.Dir, h.RunDir(), h.LogDir(), h.ScrollbackDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return fmt.Errorf("create %s: %w", d, err)
+			return h.unusable(err)
 		}
 		if err := os.Chmod(d, 0o700); err != nil {
-			return fmt.Errorf("chmod %s: %w", d, err)
+			return h.unusable(err)
 		}
 	}
 	// A Unix socket path is limited to 107 bytes on Linux.
