@@ -109,8 +109,10 @@ func (h *Host) restart() {
 	h.mu.Unlock()
 	if over {
 		msg := fmt.Sprintf("the pty daemon died %d times within %s; not restarting it until that eases (see %s and %s)", len(recent), h.cfg.RestartWindow, h.cfg.Home.PtydLog(), h.cfg.Home.PtydStderr())
-		h.setStatus(api.DaemonStatus{State: "failed", Message: msg})
-		h.log.Error("pty daemon restart budget spent", "restarts", len(recent))
+		// The supervisor comes back here every second until the budget eases: say it once.
+		if h.setStatus(api.DaemonStatus{State: "failed", Message: msg}) {
+			h.log.Error("pty daemon restart budget spent", "restarts", len(recent))
+		}
 		h.sweepUnanswered()
 		return
 	}
@@ -129,11 +131,16 @@ func (h *Host) restart() {
 	}
 }
 
-func (h *Host) setStatus(s api.DaemonStatus) {
+// setStatus publishes s if it differs from the current status and says whether it did.
+func (h *Host) setStatus(s api.DaemonStatus) (changed bool) {
 	h.mu.Lock()
+	changed = h.status != s
 	h.status = s
 	h.mu.Unlock()
-	h.events.publish(Event{Kind: api.EventDaemon, Data: s})
+	if changed {
+		h.events.publish(Event{Kind: api.EventDaemon, Data: s})
+	}
+	return changed
 }
 
 // pollForeground reports which program runs in front in each terminal, so

@@ -131,3 +131,30 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// A daemon that keeps dying spends the restart budget: the host says so once, in the status and
+// in one log line, while it waits for the budget to ease (it logged the same ERROR every second).
+func TestRestartBudgetSpentIsLoggedOnce(t *testing.T) {
+	home := newHome(t)
+	var logs syncBuffer
+	h, err := Start(context.Background(), Config{
+		Home: home, Exe: reprise, Shell: []string{"/bin/sh"},
+		BaseEnv:       []string{"PATH=/usr/bin:/bin", "HOME=" + home.Dir},
+		Logger:        slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		RestartBudget: 1, RestartWindow: time.Hour,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	first := h.DaemonStatus().PID
+	syscall.Kill(first, syscall.SIGKILL)
+	waitFor(t, "a restarted daemon", func() bool { st := h.DaemonStatus(); return st.State == "up" && st.PID != first })
+	syscall.Kill(h.DaemonStatus().PID, syscall.SIGKILL)
+	waitFor(t, "the budget spent", func() bool { return h.DaemonStatus().State == "failed" })
+	// The supervisor retries every second; let it retry a few times.
+	time.Sleep(3500 * time.Millisecond)
+	if n := strings.Count(logs.String(), "pty daemon restart budget spent"); n != 1 {
+		t.Fatalf("%d log lines say the restart budget is spent, want 1:\n%s", n, logs.String())
+	}
+}
