@@ -99,7 +99,12 @@ func (m *remoteMachine) candidates(cmd string) []string {
 
 // claudeTranscript is where Claude keeps a session's conversation: the
 // path its hooks reported, else <config dir>/projects/<cwd as a name>/<id>.jsonl.
+// "" when the id is not one Claude could have made (checkSessionID): "../x"
+// would name a file outside the projects folder.
 func claudeTranscriptPath(env []string, sessionID, cwd, stored string) string {
+	if checkSessionID(sessionID) != nil {
+		return ""
+	}
 	if stored != "" && strings.Contains(filepath.Base(stored), sessionID) {
 		return stored
 	}
@@ -116,7 +121,9 @@ func (m *remoteMachine) prepare(ctx context.Context, cmd, agent, sessionID, cwd,
 	var contains []ptyproto.Contains
 	switch agent {
 	case "claude":
-		want = append(want, claudeTranscriptPath(m.env, sessionID, cwd, stored))
+		if p := claudeTranscriptPath(m.env, sessionID, cwd, stored); p != "" {
+			want = append(want, p)
+		}
 	case "codex":
 		if g, _, err := codexRolloutGlob(m.env, sessionID); err == nil {
 			if _, ok := m.globs[g]; !ok {
@@ -183,6 +190,9 @@ func (m *remoteMachine) isDir(p string) bool { return m.known[p].Kind == "dir" }
 func (m *remoteMachine) transcript(agent, sessionID, cwd, stored string) (bool, bool, string) {
 	switch agent {
 	case "claude":
+		if err := checkSessionID(sessionID); err != nil {
+			return false, true, "claude transcript (" + err.Error() + ")"
+		}
 		p := claudeTranscriptPath(m.env, sessionID, cwd, stored)
 		s := m.known[p]
 		if s.Kind == "other" || s.Kind == "dir" {

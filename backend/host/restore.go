@@ -184,17 +184,12 @@ var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
 // loses the conversation), and Gemini cannot resume a session that has no
 // model reply in its chat file.
 func transcriptCheck(env []string, agent, sessionID, cwd, stored string) (saved, known bool, path string) {
-	home := envValue(env, "HOME")
 	switch agent {
 	case "claude":
-		p := stored
-		if p == "" || !strings.Contains(filepath.Base(p), sessionID) {
-			dir := envValue(env, "CLAUDE_CONFIG_DIR")
-			if dir == "" {
-				dir = filepath.Join(home, ".claude")
-			}
-			p = filepath.Join(dir, "projects", nonAlnum.ReplaceAllString(cwd, "-"), sessionID+".jsonl")
+		if err := checkSessionID(sessionID); err != nil {
+			return false, true, "claude transcript (" + err.Error() + ")"
 		}
+		p := claudeTranscriptPath(env, sessionID, cwd, stored)
 		st, err := safefile.Stat(p)
 		if errors.Is(err, safefile.ErrNotRegular) {
 			return false, true, p + " (not a regular file)"

@@ -128,3 +128,27 @@ func TestCodexRolloutGlobHostileIDs(t *testing.T) {
 		t.Fatalf("uuid: %+v, %v", g, err)
 	}
 }
+
+// A Claude session id comes from a hook payload too: "../../victim" made
+// the transcript check look at <config>/victim.jsonl, outside the projects
+// folder, and call the session saved, so the restore forecast and the
+// banner offered a resume Claude cannot do ("No conversation found").
+func TestClaudeTranscriptHostileIDs(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "victim.jsonl"), []byte("{}\n"), 0o600)
+	os.MkdirAll(filepath.Join(dir, "projects", "-w"), 0o700)
+	os.WriteFile(filepath.Join(dir, "projects", "-w", "real.jsonl"), []byte("{}\n"), 0o600)
+	env := []string{"HOME=" + dir, "CLAUDE_CONFIG_DIR=" + dir}
+	for _, id := range []string{"../../victim", "..", "a/b", strings.Repeat("a", maxSessionIDLen+1)} {
+		saved, known, p := transcriptCheck(env, "claude", id, "/w", "")
+		if saved || !known || !strings.Contains(p, "session id") {
+			t.Errorf("id %q: saved=%v known=%v path %q; want missing, the id named", id, saved, known, p)
+		}
+		if p := claudeTranscriptPath(env, id, "/w", ""); p != "" {
+			t.Errorf("id %q: a remote daemon would be asked about %q", id, p)
+		}
+	}
+	if saved, known, p := transcriptCheck(env, "claude", "real", "/w", ""); !saved || !known {
+		t.Fatalf("the real transcript: saved=%v known=%v %q", saved, known, p)
+	}
+}
