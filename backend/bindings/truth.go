@@ -78,6 +78,10 @@ type Input struct {
 	Unconfirmed bool
 	Cwd         string
 	At          time.Time
+	// Wrapped is the agent the terminal's launch wrapper runs (Reprise
+	// started the terminal for it; the wrapper reports its exit), "" for a
+	// terminal Reprise did not start for an agent.
+	Wrapped string
 }
 
 // Outcome says what Decide did, for logs and tests.
@@ -153,6 +157,9 @@ func Decide(cur *Binding, in Input) (next Binding, out Outcome, changed bool) {
 }
 
 func decideLive(b Binding, in Input) (Binding, Outcome, bool) {
+	if nested(b, in) {
+		return b, Dropped, false
+	}
 	switch in.Kind {
 	case KindTerminalExit:
 		return end(b, TerminalExited, in.At), Ended, true
@@ -244,6 +251,22 @@ func decideEnded(b Binding, in Input) (Binding, Outcome, bool) {
 		nb = end(nb, Detached, in.At)
 	}
 	return nb, Revived, true
+}
+
+// nested reports whether a hook event comes from another agent running
+// inside the live agent Reprise launched in this terminal (Claude's Bash
+// tool running `codex exec`, say): it inherits the pane's environment, so
+// its hooks name this terminal, but the pane's agent is still the launched
+// one until its wrapper reports its exit. Such an event used to take the
+// binding over, and the nested agent's goodbye then ended it: the launched
+// agent's death offered the nested agent's session, or no banner at all.
+func nested(b Binding, in Input) bool {
+	switch in.Kind {
+	case KindSessionStart, KindPrompt, KindStop, KindSessionEnd, KindOther:
+	default:
+		return false
+	}
+	return in.Wrapped != "" && b.AgentID == in.Wrapped && in.AgentID != "" && in.AgentID != b.AgentID
 }
 
 // applyLive folds a non-ending event into a live binding: it (re)captures

@@ -55,6 +55,15 @@ func TestTruthTable(t *testing.T) {
 		{name: "SessionStart resume makes a known transcript resumable", cur: live("", false), in: Input{Kind: KindSessionStart, SessionID: "R", Source: "resume", At: at(1)},
 			out: Updated, changed: true, session: "R", prompted: ptr(true)},
 
+		// Another agent inside the one Reprise launched here (its hooks name
+		// this terminal): the pane's agent stays the launched one.
+		{name: "nested agent's SessionStart does not take the launched agent's binding", cur: live("A", true), in: Input{Kind: KindSessionStart, AgentID: "codex", SessionID: "N", Source: "startup", Wrapped: "claude", At: at(3)},
+			out: Dropped, reason: Live, session: "A", prompted: ptr(true)},
+		{name: "nested agent's goodbye does not end the launched agent", cur: live("A", true), in: Input{Kind: KindSessionEnd, AgentID: "codex", SessionID: "N", Reason: "other", Wrapped: "claude", At: at(4)},
+			out: Dropped, reason: Live, session: "A"},
+		{name: "an agent typed in a plain shell still takes the binding over", cur: live("A", true), in: Input{Kind: KindSessionStart, AgentID: "codex", SessionID: "N", Source: "startup", At: at(3)},
+			out: Updated, changed: true, reason: Live, session: "N", prompted: ptr(false)},
+
 		// Ends from a live binding.
 		{name: "SessionEnd → detached, no banner", cur: live("A", true), in: Input{Kind: KindSessionEnd, SessionID: "A", Reason: "prompt_input_exit", At: at(5)},
 			out: Ended, changed: true, reason: Detached, endedAtSec: ptr(5), candidate: ptr(false)},

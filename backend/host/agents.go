@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -221,6 +222,23 @@ func wrapperArgv(exe string, shell []string, pre, agentID string, l catalog.Laun
 		return []string{shell[0], "-l", "-c", script}
 	}
 	return []string{"/bin/sh", "-c", script}
+}
+
+// wrappedReport finds, in a terminal's argv, the exit report of the launch
+// wrapper (wrapperArgv): shellquote.Join quotes every token, and catalog
+// agent ids need no escaping inside the quotes.
+var wrappedReport = regexp.MustCompile(`'hook' '([a-z0-9][a-z0-9-]{0,31})' 'process-exit' '--status'`)
+
+// wrappedAgent is the agent a terminal's launch wrapper runs, "" when
+// Reprise did not start the terminal for an agent.
+func wrappedAgent(argv []string) string {
+	if len(argv) < 2 {
+		return ""
+	}
+	if m := wrappedReport.FindStringSubmatch(argv[len(argv)-1]); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // launch builds the argv for an agent, checks it can run, and prepares

@@ -347,6 +347,11 @@ func (h *Host) handleHook(ctx context.Context, rec HookRecord) error {
 // change, after the record's other effects.
 func (h *Host) handleHookMarked(ctx context.Context, rec HookRecord, mark *store.RelayMark) error {
 	in, ok := hookInput(rec)
+	if ok {
+		if t, err := h.store.GetTerminal(ctx, rec.TerminalID); err == nil {
+			in.Wrapped = wrappedAgent(t.Argv)
+		}
+	}
 	if !ok {
 		if mark != nil {
 			return h.store.MarkRelayed(ctx, *mark)

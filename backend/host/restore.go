@@ -126,11 +126,16 @@ func (fb forecastBindings) get(ctx context.Context, tid string) (bindings.Bindin
 		return bindings.Binding{}, "", err
 	}
 	stored, _ := fb.st.Transcript(ctx, tid)
+	wrapped := ""
+	if t, err := fb.st.GetTerminal(ctx, tid); err == nil {
+		wrapped = wrappedAgent(t.Argv)
+	}
 	for _, rec := range fb.pending[tid] {
 		in, ok := hookInput(rec)
 		if !ok {
 			continue
 		}
+		in.Wrapped = wrapped
 		if next, _, changed := bindings.Decide(cur, in); changed {
 			next.TerminalID = tid
 			cur = &next

@@ -19,6 +19,7 @@ import (
 
 	"github.com/reprise-dev/reprise/backend/api"
 	"github.com/reprise-dev/reprise/backend/bindings"
+	"github.com/reprise-dev/reprise/backend/hooks/payload"
 	"github.com/reprise-dev/reprise/backend/store"
 )
 
@@ -545,5 +546,48 @@ func TestCLIResumeOfUnknownSessionLeavesNoPhantom(t *testing.T) {
 		if s.SessionID == unknown {
 			t.Fatalf("sessions list --all has the unknown id: %+v", s)
 		}
+	}
+}
+
+// An agent started inside the agent Reprise launched (Claude's Bash tool
+// running codex) inherits the pane's REPRISE_TERMINAL_ID, so its hooks name
+// this terminal. Its events took the binding over and its goodbye ended it;
+// then killing Claude marked the nested Codex session interrupted (a banner
+// offering `codex resume <its id>`) and Claude's own conversation was gone
+// from the pane.
+func TestNestedAgentDoesNotTakeTheLaunchedAgentsBinding(t *testing.T) {
+	e := newAgentEnv(t)
+	h := e.start(t)
+	defer h.Close()
+	ctx := context.Background()
+	res, _, _ := runPrompted(t, h, e, "claude", "NESTED")
+	outer := binding(t, h, res.TerminalID)
+	nestedID := "0192f3a4-7b2c-7d3e-8f4a-5b6c7d8e9f00"
+	for _, ev := range []payload.Event{
+		{Agent: "codex", Name: "SessionStart", Kind: payload.KindSessionStart, SessionID: nestedID, Source: "startup", Cwd: e.work},
+		{Agent: "codex", Name: "UserPromptSubmit", Kind: payload.KindPrompt, SessionID: nestedID, Prompted: true, Cwd: e.work},
+		{Agent: "codex", Name: "SessionEnd", Kind: payload.KindSessionEnd, SessionID: nestedID, Reason: "other", Cwd: e.work},
+	} {
+		if err := h.handleHook(ctx, HookRecord{TerminalID: res.TerminalID, Event: ev, At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := binding(t, h, res.TerminalID); b.AgentID != "claude" || b.SessionID != outer.SessionID || b.EndReason != bindings.Live {
+		t.Fatalf("after the nested agent's events: %s %s %q, want claude %s live", b.AgentID, b.SessionID, b.EndReason, outer.SessionID)
+	}
+	// Kill Claude itself; its wrapper reports 137 and the shell stays.
+	pid := 0
+	for _, s := range e.startRecords(t) {
+		if len(s.Argv) > 0 && filepath.Base(s.Argv[0]) == "claude" {
+			pid = s.PID
+		}
+	}
+	if pid == 0 {
+		t.Fatal("no claude start recorded")
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	b := waitBinding(t, h, res.TerminalID, "the binding ended", func(b api.Binding) bool { return b.EndReason != bindings.Live })
+	if b.AgentID != "claude" || b.SessionID != outer.SessionID || b.EndReason != bindings.TerminalExited || !b.Candidate {
+		t.Fatalf("Claude killed: %s %s %q candidate=%v, want claude %s terminal-exited, a candidate", b.AgentID, b.SessionID, b.EndReason, b.Candidate, outer.SessionID)
 	}
 }
