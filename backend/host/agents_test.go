@@ -529,3 +529,41 @@ func TestSessionsKeepFirstPrompt(t *testing.T) {
 		t.Errorf("a later prompt became searchable as the first: %v", m)
 	}
 }
+
+// After /clear the old conversation is over (Claude moved to a new id in
+// the same process), yet `sessions list` and the Sessions view kept
+// showing it live, next to the new one, in the same terminal, for ever.
+func TestClearEndsTheOldSessionInHistory(t *testing.T) {
+	e := newAgentEnv(t)
+	h := e.start(t)
+	defer h.Close()
+	ctx := context.Background()
+	res, _, v := runPrompted(t, h, e, "claude", "QUINCE-7")
+	v.Input(ctx, res.TerminalID, []byte("/clear\r"))
+	b := waitBinding(t, h, res.TerminalID, "new id", func(b api.Binding) bool { return b.SessionID != res.SessionID && b.SessionID != "" })
+	ss, err := h.Sessions(ctx, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, s := range ss {
+		switch s.SessionID {
+		case res.SessionID:
+			seen++
+			if s.Live || s.EndReason != bindings.Detached || s.EndedAt == nil || !s.Resumable {
+				t.Errorf("the cleared session: live=%v endReason=%q endedAt=%v resumable=%v, want ended (detached), resumable", s.Live, s.EndReason, s.EndedAt, s.Resumable)
+			}
+		case b.SessionID:
+			seen++
+			if !s.Live {
+				t.Errorf("the new session is not live: %+v", s)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("sessions: %+v, want both ids", ss)
+	}
+	if ss, _ := h.Sessions(ctx, false, ""); len(ss) != 1 || ss[0].SessionID != b.SessionID {
+		t.Fatalf("live sessions and candidates: %+v, want only the new one", ss)
+	}
+}

@@ -107,6 +107,9 @@ func (s *Store) ApplyBindingMarked(ctx context.Context, terminalID string, mark 
 					return ErrConflict
 				}
 			}
+			if err := endLeftSession(tx, cur, next); err != nil {
+				return err
+			}
 			if err := recordSession(tx, next); err != nil {
 				return err
 			}
@@ -134,6 +137,25 @@ func (s *Store) ApplyBindingMarked(ctx context.Context, terminalID string, mark 
 		return next, true, nil
 	}
 	return bindings.Binding{}, false, fmt.Errorf("write binding of %q: too much contention: %w", terminalID, ErrConflict)
+}
+
+// endLeftSession ends the history row of the session a live binding
+// leaves for another (the agent re-captured a new id on /clear, /resume or
+// a fork, or another agent's session started in the pane): nothing runs it
+// in this terminal any more, yet its row stayed live for ever. It is ended
+// `detached` (the pane moved on by itself; no banner), when the new id
+// arrived; a row another terminal has taken since is left alone.
+func endLeftSession(tx *gorm.DB, cur *bindings.Binding, next bindings.Binding) error {
+	if cur == nil || cur.Ended() || cur.SessionID == "" || (cur.SessionID == next.SessionID && cur.AgentID == next.AgentID) {
+		return nil
+	}
+	at := next.LastEventAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	return dbErr(tx.Model(&AgentSession{}).
+		Where("agent_id = ? AND session_id = ? AND terminal_id = ? AND end_reason = ''", cur.AgentID, cur.SessionID, cur.TerminalID).
+		Updates(map[string]any{"ended_at": utc(at), "end_reason": bindings.Detached}).Error)
 }
 
 // recordSession keeps the history row of the binding's agent session. A
