@@ -48,7 +48,7 @@ func runHook(args []string, stdin io.Reader) error {
 	}
 	var body []byte
 	if wantsStdin(event, rest) {
-		b, complete, err := readPayload(stdin, payload.MaxPayload+1, stdinTimeout)
+		b, complete, err := readPayload(stdin, int64(payload.Limit(agent, event))+1, stdinTimeout)
 		if err != nil {
 			logger.Warn("read payload", "err", err)
 			return nil

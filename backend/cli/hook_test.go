@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -278,5 +279,41 @@ func BenchmarkHookRoundTripStates(b *testing.B) {
 		if len(per[ev.event]) > 0 {
 			b.ReportMetric(p50(per[ev.event]), ev.event+"-p50-ms")
 		}
+	}
+}
+
+// A user who pastes a few MB (a log, a file) into the agent's prompt: the
+// agent's UserPromptSubmit payload carries the whole text. It was refused
+// as over 1 MiB, so the session never counted as prompted: killed before
+// the turn's Stop, the pane offered no Resume.
+func TestHookTakesAHugePrompt(t *testing.T) {
+	th := startTestHost(t)
+	tid := th.newTerminals(t, 1)[0]
+	if err := th.hook(tid, "SessionStart", `{"session_id":"big-1","source":"startup"}`); err != nil {
+		t.Fatal(err)
+	}
+	prompt := strings.Repeat("a log line that was pasted\n", 3<<20/27)
+	p, _ := json.Marshal(map[string]string{"session_id": "big-1", "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+	if err := th.hook(tid, "UserPromptSubmit", string(p)); err != nil {
+		t.Fatal(err)
+	}
+	var b api.Binding
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if b, _ = th.h.Binding(context.Background(), tid); b.Prompted {
+			break
+		}
+	}
+	if b.SessionID != "big-1" || !b.Prompted {
+		log, _ := os.ReadFile(filepath.Join(th.home.LogDir(), "hooks.log"))
+		t.Fatalf("after a %d-byte prompt: %+v\nhooks.log:\n%s", len(p), b, log)
+	}
+	// Anything else that large is still refused.
+	big := `{"session_id":"big-1","pad":"` + strings.Repeat("x", 3<<20) + `"}`
+	if err := th.hook(tid, "Stop", big); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(filepath.Join(th.home.LogDir(), "hooks.log"))
+	if !strings.Contains(string(log), "refused hook payload") {
+		t.Fatalf("a 3 MiB Stop payload was not refused:\n%s", log)
 	}
 }

@@ -10,6 +10,7 @@
 package payload
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -112,11 +113,15 @@ const ProcessExit = "process-exit"
 
 // Limits on outside input.
 const (
-	MaxPayload      = 1 << 20 // bytes of JSON
-	MaxSessionIDLen = 256     // bytes
-	maxEventName    = 64
-	maxToken        = 64   // source, reason
-	maxPath         = 4096 // cwd, transcript
+	MaxPayload = 1 << 20 // bytes of JSON
+	// MaxPromptPayload bounds a prompt event's JSON instead (Limit): it
+	// carries the whole prompt, and a user may paste a few MB into it.
+	// Refusing it lost the only proof the session was prompted.
+	MaxPromptPayload = 16 << 20
+	MaxSessionIDLen  = 256 // bytes
+	maxEventName     = 64
+	maxToken         = 64   // source, reason
+	maxPath          = 4096 // cwd, transcript
 	// MaxPromptText is how much of a prompt's text an Event keeps (bytes).
 	MaxPromptText = 400
 )
@@ -268,6 +273,14 @@ func KindOf(agent, name string) string {
 	return KindOther
 }
 
+// Limit is how many bytes of JSON Parse accepts for an agent's event.
+func Limit(agent, event string) int {
+	if KindOf(agent, event) == KindPrompt {
+		return MaxPromptPayload
+	}
+	return MaxPayload
+}
+
 // customAgentID is the shape of a user-defined agent's id (as the catalog
 // validates it).
 var customAgentID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
@@ -300,11 +313,11 @@ func Parse(agent, event string, stdin []byte, args []string) (Event, error) {
 	if n := len(args); n > 0 && !strings.HasPrefix(args[n-1], "-") {
 		data, fromArg = []byte(args[n-1]), true
 	}
-	if len(data) > MaxPayload {
-		return Event{}, fmt.Errorf("%w: payload is %d bytes, over the %d limit", ErrInvalid, len(data), MaxPayload)
+	if limit := Limit(agent, event); len(data) > limit {
+		return Event{}, fmt.Errorf("%w: payload is %d bytes, over the %d limit", ErrInvalid, len(data), limit)
 	}
-	trimmed := strings.TrimSpace(string(data))
-	if trimmed == "" {
+	trimmed := bytes.TrimSpace(data) // no copy: a prompt payload may be MBs
+	if len(trimmed) == 0 {
 		ev.Prompted = prompted(ev.Kind)
 		ev.Activity = activityOf(ev)
 		return ev, nil
@@ -313,7 +326,7 @@ func Parse(agent, event string, stdin []byte, args []string) (Event, error) {
 		return Event{}, fmt.Errorf("%w: payload is not a json object", ErrInvalid)
 	}
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(trimmed), &m); err != nil {
+	if err := json.Unmarshal(trimmed, &m); err != nil {
 		return Event{}, fmt.Errorf("%w: payload is not valid json: %w", ErrInvalid, err)
 	}
 

@@ -393,3 +393,24 @@ func TestParsePromptText(t *testing.T) {
 		t.Error("a lone surrogate in the prompt was accepted")
 	}
 }
+
+// A prompt event carries the whole prompt, which may be MBs of pasted
+// text: it is taken up to MaxPromptPayload; every other event keeps the
+// 1 MiB bound.
+func TestParseHugePrompt(t *testing.T) {
+	big := `{"session_id":"a","prompt":"` + strings.Repeat("x", 3<<20) + `"}`
+	ev, err := Parse("claude", "UserPromptSubmit", []byte(big), nil)
+	if err != nil || ev.SessionID != "a" || !ev.Prompted || len(ev.Prompt) > MaxPromptText {
+		t.Fatalf("a 3 MiB prompt: %+v (prompt %d bytes), %v", ev.SessionID, len(ev.Prompt), err)
+	}
+	if _, err := Parse("gemini", "BeforeAgent", []byte(big), nil); err != nil {
+		t.Fatalf("gemini's prompt event: %v", err)
+	}
+	if _, err := Parse("claude", "Stop", []byte(big), nil); err == nil {
+		t.Fatal("a 3 MiB Stop payload was taken")
+	}
+	over := `{"session_id":"a","prompt":"` + strings.Repeat("x", MaxPromptPayload) + `"}`
+	if _, err := Parse("claude", "UserPromptSubmit", []byte(over), nil); err == nil {
+		t.Fatal("a prompt payload over MaxPromptPayload was taken")
+	}
+}
