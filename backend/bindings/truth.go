@@ -266,7 +266,10 @@ func nested(b Binding, in Input) bool {
 	default:
 		return false
 	}
-	return in.Wrapped != "" && b.AgentID == in.Wrapped && in.AgentID != "" && in.AgentID != b.AgentID
+	// The launched agent must have reported an event itself (LastEvent is
+	// no longer the launch): a user's own agent without hooks that wraps
+	// Claude gets its session tracked through Claude's hooks, as before.
+	return in.Wrapped != "" && b.AgentID == in.Wrapped && b.LastEvent != KindLaunch && in.AgentID != "" && in.AgentID != b.AgentID
 }
 
 // applyLive folds a non-ending event into a live binding: it (re)captures

@@ -61,6 +61,8 @@ func TestTruthTable(t *testing.T) {
 			out: Dropped, reason: Live, session: "A", prompted: ptr(true)},
 		{name: "nested agent's goodbye does not end the launched agent", cur: live("A", true), in: Input{Kind: KindSessionEnd, AgentID: "codex", SessionID: "N", Reason: "other", Wrapped: "claude", At: at(4)},
 			out: Dropped, reason: Live, session: "A"},
+		{name: "a launched agent without hooks of its own (a user's agent wrapping claude) is tracked through claude's", cur: &Binding{TerminalID: "t1", AgentID: "myclaude", StartedAt: at(0), LastEventAt: at(0), LastEvent: KindLaunch}, in: Input{Kind: KindSessionStart, AgentID: "claude", SessionID: "N", Source: "startup", Wrapped: "myclaude", At: at(1)},
+			out: Updated, changed: true, reason: Live, session: "N"},
 		{name: "an agent typed in a plain shell still takes the binding over", cur: live("A", true), in: Input{Kind: KindSessionStart, AgentID: "codex", SessionID: "N", Source: "startup", At: at(3)},
 			out: Updated, changed: true, reason: Live, session: "N", prompted: ptr(false)},
 
