@@ -126,9 +126,13 @@ func (fb forecastBindings) get(ctx context.Context, tid string) (bindings.Bindin
 		return bindings.Binding{}, "", err
 	}
 	stored, _ := fb.st.Transcript(ctx, tid)
+	// The launched agent matters only to pending records (the nested-agent
+	// rule): no store read per pane for the many panes that have none.
 	wrapped := ""
-	if t, err := fb.st.GetTerminal(ctx, tid); err == nil {
-		wrapped = wrappedAgent(t.Argv)
+	if len(fb.pending[tid]) > 0 {
+		if t, err := fb.st.GetTerminal(ctx, tid); err == nil {
+			wrapped = wrappedAgent(t.Argv)
+		}
 	}
 	for _, rec := range fb.pending[tid] {
 		in, ok := hookInput(rec)
